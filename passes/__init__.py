@@ -1,0 +1,1 @@
+"""The pypto-dialect passes: `lower-pipeline-loops` and `canonicalize-io-order`."""

@@ -1,0 +1,1 @@
+"""The `pypto` xDSL dialect: PyPTO's tile level (tensors, tiles, tile ops, pipeline loops)."""

@@ -1,0 +1,65 @@
+"""Attributes of the `pypto` dialect."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from xdsl.ir import Data
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+MEMBERSHIP_ATTR_NAME = "pypto.pipeline_membership"
+"""The discardable attribute `lower-pipeline-loops` puts on replicated tile ops."""
+
+StagePair = tuple[int, int]
+"""A `(group, stage)` pair of one replicated pipeline region."""
+
+
+@irdl_attr_definition
+class MembershipAttr(Data[tuple[StagePair, ...]]):
+    """
+    `#pypto.membership<g:s, g2:s2, ...>`: the (group, stage) pairs of the
+    replicated pipeline regions an op belongs to, innermost pipeline first.
+    """
+
+    name = "pypto.membership"
+
+    def __init__(self, pairs: Iterable[StagePair]):
+        super().__init__(tuple((group, stage) for group, stage in pairs))
+
+    @property
+    def pairs(self) -> tuple[StagePair, ...]:
+        return self.data
+
+    def appended(self, group: int, stage: int) -> MembershipAttr:
+        """A copy of this membership with an outer `(group, stage)` pair added."""
+        return MembershipAttr((*self.data, (group, stage)))
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> tuple[StagePair, ...]:
+        def parse_pair() -> StagePair:
+            group = parser.parse_integer(allow_boolean=False, allow_negative=False)
+            parser.parse_punctuation(":")
+            stage = parser.parse_integer(allow_boolean=False, allow_negative=False)
+            return group, stage
+
+        return tuple(
+            parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_pair)
+        )
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_list(
+                self.data,
+                lambda pair: printer.print_string(f"{pair[0]}:{pair[1]}"),
+            )
+
+    def verify(self) -> None:
+        if not self.data:
+            raise VerifyException("membership needs at least one (group, stage) pair")
+        if any(group < 0 or stage < 0 for group, stage in self.data):
+            raise VerifyException(
+                f"membership groups and stages must be non-negative, got {self.data}"
+            )

@@ -1,0 +1,277 @@
+"""`pypto.pipeline`, the `pl.pipeline` loop, and its terminator `pypto.yield`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import I64, BoolAttr, IndexType, IntegerAttr, i64
+from xdsl.dialects.utils import (
+    AbstractYieldOperation,
+    parse_assignment,
+    print_assignment,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsTerminator,
+    Pure,
+    RecursiveMemoryEffect,
+    SingleBlockImplicitTerminator,
+    ensure_terminator,
+)
+from xdsl.utils.exceptions import VerifyException
+
+_TRUE = IntegerAttr.from_bool(True)
+_FALSE = IntegerAttr.from_bool(False)
+
+POLICY_DEFAULTS: dict[str, bool] = {"overlap_stores": True, "double_buffer_acc": False}
+"""The optional policy properties, in printing order, with their defaults."""
+
+
+@irdl_op_definition
+class YieldOp(AbstractYieldOperation[Attribute]):
+    """`pypto.yield %v : type`: the loop-carried values of the next iteration."""
+
+    name = "pypto.yield"
+
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(PipelineOp), Pure()))
+
+
+@irdl_op_definition
+class PipelineOp(IRDLOperation):
+    """
+    A `pl.pipeline` loop: `scf.for` semantics, plus a request (`stages F`) to
+    replicate the body F times for ping-pong buffering.
+    """
+
+    name = "pypto.pipeline"
+
+    lb = operand_def(IndexType)
+    ub = operand_def(IndexType)
+    step = operand_def(IndexType)
+    iter_args = var_operand_def()
+
+    res = var_result_def()
+
+    stages = prop_def(IntegerAttr[I64])
+    overlap_stores = opt_prop_def(BoolAttr, default_value=_TRUE)
+    double_buffer_acc = opt_prop_def(BoolAttr, default_value=_FALSE)
+
+    body = region_def("single_block")
+
+    traits = traits_def(SingleBlockImplicitTerminator(YieldOp), RecursiveMemoryEffect())
+
+    def __init__(  # noqa: PLR0917 (scf.for's positional order, plus stages)
+        self,
+        lb: SSAValue | Operation,
+        ub: SSAValue | Operation,
+        step: SSAValue | Operation,
+        iter_args: Sequence[SSAValue | Operation],
+        body: Region | Sequence[Operation] | Sequence[Block] | Block,
+        stages: int | IntegerAttr[I64],
+        *,
+        overlap_stores: bool = True,
+        double_buffer_acc: bool = False,
+    ):
+        if isinstance(body, Block):
+            body = [body]
+        properties: dict[str, Attribute] = {
+            "stages": IntegerAttr(stages, i64) if isinstance(stages, int) else stages
+        }
+        if not overlap_stores:
+            properties["overlap_stores"] = _FALSE
+        if double_buffer_acc:
+            properties["double_buffer_acc"] = _TRUE
+        super().__init__(
+            operands=[lb, ub, step, iter_args],
+            result_types=[[SSAValue.get(a).type for a in iter_args]],
+            properties=properties,
+            regions=[body],
+        )
+
+    @property
+    def num_stages(self) -> int:
+        return self.stages.value.data
+
+    @property
+    def overlaps_stores(self) -> bool:
+        return bool(self.overlap_stores.value.data)
+
+    @property
+    def double_buffers_acc(self) -> bool:
+        return bool(self.double_buffer_acc.value.data)
+
+    @property
+    def induction_var(self) -> SSAValue:
+        return self.body.block.args[0]
+
+    @property
+    def region_iter_args(self) -> Sequence[BlockArgument]:
+        return self.body.block.args[1:]
+
+    def policy(self) -> dict[str, bool]:
+        """The policy properties, by name."""
+        return {
+            "overlap_stores": self.overlaps_stores,
+            "double_buffer_acc": self.double_buffers_acc,
+        }
+
+    def verify_(self) -> None:
+        if self.num_stages < 1:
+            raise VerifyException(f"stages must be at least 1, got {self.num_stages}")
+        block = self.body.block
+        if not block.args or not isinstance(block.args[0].type, IndexType):
+            raise VerifyException(
+                "body must take the index induction variable as its first argument"
+            )
+        carried = block.args[1:]
+        if len(carried) != len(self.iter_args):
+            raise VerifyException(
+                f"body takes {len(carried)} loop-carried arguments but the loop has "
+                f"{len(self.iter_args)} iter_args"
+            )
+        for index, (arg, init) in enumerate(zip(carried, self.iter_args, strict=True)):
+            if arg.type != init.type:
+                raise VerifyException(
+                    f"iter_arg #{index} has type {init.type} but its block argument "
+                    f"has type {arg.type}"
+                )
+        for index, (result, init) in enumerate(
+            zip(self.res, self.iter_args, strict=True)
+        ):
+            if result.type != init.type:
+                raise VerifyException(
+                    f"result #{index} has type {result.type} but iter_arg #{index} "
+                    f"has type {init.type}"
+                )
+        if len(self.res) != len(self.iter_args):
+            raise VerifyException(
+                f"the loop has {len(self.res)} results but {len(self.iter_args)} "
+                "iter_args"
+            )
+        terminator = block.last_op
+        if not isinstance(terminator, YieldOp):
+            raise VerifyException("body must end with pypto.yield")
+        yielded = terminator.arguments
+        if len(yielded) != len(self.iter_args):
+            raise VerifyException(
+                f"pypto.yield yields {len(yielded)} values but the loop has "
+                f"{len(self.iter_args)} iter_args"
+            )
+        for index, (value, init) in enumerate(
+            zip(yielded, self.iter_args, strict=True)
+        ):
+            if value.type != init.type:
+                raise VerifyException(
+                    f"pypto.yield value #{index} has type {value.type} but iter_arg "
+                    f"#{index} has type {init.type}"
+                )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.induction_var)
+        printer.print_string(" = ")
+        printer.print_ssa_value(self.lb)
+        printer.print_string(" to ")
+        printer.print_ssa_value(self.ub)
+        printer.print_string(" step ")
+        printer.print_ssa_value(self.step)
+        printer.print_string(f" stages {self.num_stages}")
+        for name, value in self.policy().items():
+            if value != POLICY_DEFAULTS[name]:
+                printer.print_string(f" {name} = {'true' if value else 'false'}")
+        if self.iter_args:
+            printer.print_string(" iter_args(")
+            printer.print_list(
+                zip(self.region_iter_args, self.iter_args, strict=False),
+                lambda pair: print_assignment(printer, *pair),
+            )
+            printer.print_string(") -> (")
+            printer.print_list(self.res.types, printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(
+            self.body,
+            print_entry_block_args=False,
+            print_empty_block=False,
+            print_block_terminators=bool(self.iter_args),
+        )
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> PipelineOp:
+        index = IndexType()
+        induction_var = parser.parse_argument(expect_type=False).resolve(index)
+        parser.parse_punctuation("=")
+        lb = parser.parse_operand(index)
+        parser.parse_keyword("to")
+        ub = parser.parse_operand(index)
+        parser.parse_keyword("step")
+        step = parser.parse_operand(index)
+        parser.parse_keyword("stages")
+        stages = parser.parse_integer(allow_boolean=False)
+
+        policy = dict(POLICY_DEFAULTS)
+        for name in POLICY_DEFAULTS:
+            if parser.parse_optional_keyword(name):
+                parser.parse_punctuation("=")
+                policy[name] = parser.parse_boolean()
+
+        carried_args: list[Parser.UnresolvedArgument] = []
+        carried_inits: list[UnresolvedOperand] = []
+        carried_types: list[Attribute] = []
+        pos = parser.pos
+        if parser.parse_optional_keyword("iter_args"):
+            for arg, init in parser.parse_comma_separated_list(
+                Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
+            ):
+                carried_args.append(arg)
+                carried_inits.append(init)
+            parser.parse_punctuation("->")
+            carried_types = parser.parse_comma_separated_list(
+                Parser.Delimiter.PAREN, parser.parse_type
+            )
+            if len(carried_types) != len(carried_args):
+                parser.raise_error(
+                    f"{len(carried_args)} iter_args but {len(carried_types)} result "
+                    "types",
+                    pos,
+                    parser.pos,
+                )
+        inits = parser.resolve_operands(carried_inits, carried_types, pos)
+        block_args = [
+            arg.resolve(typ)
+            for arg, typ in zip(carried_args, carried_types, strict=True)
+        ]
+        body = parser.parse_region((induction_var, *block_args))
+        attrs = parser.parse_optional_attr_dict()
+
+        op = cls(
+            lb,
+            ub,
+            step,
+            inits,
+            body,
+            stages,
+            overlap_stores=policy["overlap_stores"],
+            double_buffer_acc=policy["double_buffer_acc"],
+        )
+        op.attributes |= attrs
+        if not carried_args:
+            for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
+                ensure_terminator(op, trait)
+        return op

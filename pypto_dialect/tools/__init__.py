@@ -1,0 +1,1 @@
+"""Console scripts: `pypto-opt` and `pypto-run`."""

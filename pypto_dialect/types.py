@@ -1,0 +1,179 @@
+"""Types of the `pypto` dialect: GM tensors, on-chip tiles and memory spaces."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import auto
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    ContainerType,
+    IntAttr,
+    IntegerType,
+    ShapedType,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+SUPPORTED_INTEGER_WIDTHS = (1, 8, 16, 32, 64)
+
+
+class MemorySpace(StrEnum):
+    """On-chip memory spaces of an Ascend core."""
+
+    VEC = auto()
+    """UB, the vector unit's buffer."""
+    MAT = auto()
+    """L1."""
+    LEFT = auto()
+    """L0A, left matmul operand."""
+    RIGHT = auto()
+    """L0B, right matmul operand."""
+    ACC = auto()
+    """L0C, the cube accumulator."""
+    BIAS = auto()
+    """Bias table."""
+
+
+@irdl_attr_definition
+class MemorySpaceAttr(EnumAttribute[MemorySpace]):
+    """A memory space as a standalone attribute: `#pypto.memory_space<vec>`."""
+
+    name = "pypto.memory_space"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> MemorySpace:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(MemorySpace)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(str(self.data))
+
+
+def verify_element_type(element_type: Attribute, what: str) -> None:
+    """Raise unless `element_type` is a builtin integer or float type."""
+    if isinstance(element_type, AnyFloat):
+        return
+    if (
+        isinstance(element_type, IntegerType)
+        and element_type.bitwidth in SUPPORTED_INTEGER_WIDTHS
+    ):
+        return
+    raise VerifyException(
+        f"{what} element type must be a builtin integer (i1, i8, i16, i32, i64) "
+        f"or float type, got {element_type}"
+    )
+
+
+def verify_static_shape(shape: Sequence[int], what: str) -> None:
+    """Raise unless `shape` has at least one dimension, all of them positive."""
+    if not shape:
+        raise VerifyException(f"{what} must have at least one dimension")
+    if any(dim <= 0 for dim in shape):
+        raise VerifyException(
+            f"{what} dimensions must be static and positive, got "
+            f"{'x'.join(str(d) for d in shape)}"
+        )
+
+
+class _ShapedPyPTOType(
+    ParametrizedAttribute, TypeAttribute, ShapedType, ContainerType[Attribute]
+):
+    """Shared accessors of the two shaped types."""
+
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+
+    def get_num_dims(self) -> int:
+        return len(self.shape.data)
+
+    def get_shape(self) -> tuple[int, ...]:
+        return tuple(dim.data for dim in self.shape.data)
+
+    def get_element_type(self) -> Attribute:
+        return self.element_type
+
+    def _print_shape(self, printer: Printer) -> None:
+        printer.print_dimension_list(self.get_shape())
+        printer.print_string("x")
+        printer.print_attribute(self.element_type)
+
+
+def _shape_attr(shape: Sequence[int]) -> ArrayAttr[IntAttr]:
+    return ArrayAttr(IntAttr(dim) for dim in shape)
+
+
+@irdl_attr_definition
+class TensorType(_ShapedPyPTOType):
+    """A buffer in global memory: `!pypto.tensor<128x64xf32>` (reference semantics)."""
+
+    name = "pypto.tensor"
+
+    def __init__(self, shape: Sequence[int], element_type: Attribute):
+        super().__init__(_shape_attr(shape), element_type)
+
+    @classmethod
+    def parse_parameters(
+        cls, parser: AttrParser
+    ) -> tuple[ArrayAttr[IntAttr], Attribute]:
+        with parser.in_angle_brackets():
+            shape, element_type = parser.parse_ranked_shape()
+        return _shape_attr(shape), element_type
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            self._print_shape(printer)
+
+    def verify(self) -> None:
+        verify_static_shape(self.get_shape(), "tensor")
+        verify_element_type(self.element_type, "tensor")
+
+
+@irdl_attr_definition
+class TileType(_ShapedPyPTOType):
+    """An immutable on-chip tile: `!pypto.tile<64x64xf32, vec>`."""
+
+    name = "pypto.tile"
+
+    space: MemorySpaceAttr
+
+    def __init__(
+        self,
+        shape: Sequence[int],
+        element_type: Attribute,
+        space: MemorySpace | MemorySpaceAttr,
+    ):
+        if isinstance(space, MemorySpace):
+            space = MemorySpaceAttr(space)
+        super().__init__(_shape_attr(shape), element_type, space)
+
+    @property
+    def memory_space(self) -> MemorySpace:
+        return self.space.data
+
+    @classmethod
+    def parse_parameters(
+        cls, parser: AttrParser
+    ) -> tuple[ArrayAttr[IntAttr], Attribute, MemorySpaceAttr]:
+        with parser.in_angle_brackets():
+            shape, element_type = parser.parse_ranked_shape()
+            parser.parse_punctuation(",")
+            space = parser.parse_str_enum(MemorySpace)
+        return _shape_attr(shape), element_type, MemorySpaceAttr(space)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            self._print_shape(printer)
+            printer.print_string(", ")
+            printer.print_string(str(self.memory_space))
+
+    def verify(self) -> None:
+        verify_static_shape(self.get_shape(), "tile")
+        verify_element_type(self.element_type, "tile")
