@@ -1,0 +1,24 @@
+"""Turning a `pypto.pipeline` into the plain `scf.for` it means."""
+
+from xdsl.dialects import scf
+from xdsl.pattern_rewriter import PatternRewriter
+
+from pypto_dialect.pipeline import PipelineOp, YieldOp
+
+
+def demote_to_scf_for(op: PipelineOp, rewriter: PatternRewriter) -> scf.ForOp:
+    """
+    Replace `op` by an `scf.for` with the same bounds, iter_args, body and
+    discardable attributes; `pypto.yield` becomes `scf.yield` and the policy
+    properties are dropped.
+    """
+    body = rewriter.move_region_contents_to_new_regions(op.body)
+    terminator = body.block.last_op
+    assert isinstance(terminator, YieldOp), "verified pipelines end in pypto.yield"
+    rewriter.replace(terminator, scf.YieldOp(*terminator.arguments))
+    loop = scf.ForOp(op.lb, op.ub, op.step, op.iter_args, body)
+    loop.attributes |= op.attributes
+    for new, old in zip(loop.res, op.res, strict=True):
+        new.name_hint = old.name_hint
+    rewriter.replace(op, loop)
+    return loop
