@@ -39,15 +39,22 @@ class MembershipAttr(Data[tuple[StagePair, ...]]):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> tuple[StagePair, ...]:
-        def parse_pair() -> StagePair:
-            group = parser.parse_integer(allow_boolean=False, allow_negative=False)
-            parser.parse_punctuation(":")
-            stage = parser.parse_integer(allow_boolean=False, allow_negative=False)
-            return group, stage
+        def parse_index(role: str) -> int:
+            return parser.parse_integer(
+                allow_boolean=False,
+                allow_negative=False,
+                context_msg=f" (a non-negative {role} of a group:stage pair)",
+            )
 
-        return tuple(
-            parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_pair)
-        )
+        def parse_pair() -> StagePair:
+            group = parse_index("group")
+            parser.parse_punctuation(":")
+            return group, parse_index("stage")
+
+        with parser.in_angle_brackets():
+            return tuple(
+                parser.parse_comma_separated_list(parser.Delimiter.NONE, parse_pair)
+            )
 
     def print_parameter(self, printer: Printer) -> None:
         with printer.in_angle_brackets():

@@ -138,47 +138,29 @@ class PipelineOp(IRDLOperation):
             raise VerifyException(
                 "body must take the index induction variable as its first argument"
             )
-        carried = block.args[1:]
-        if len(carried) != len(self.iter_args):
-            raise VerifyException(
-                f"body takes {len(carried)} loop-carried arguments but the loop has "
-                f"{len(self.iter_args)} iter_args"
-            )
-        for index, (arg, init) in enumerate(zip(carried, self.iter_args, strict=True)):
-            if arg.type != init.type:
-                raise VerifyException(
-                    f"iter_arg #{index} has type {init.type} but its block argument "
-                    f"has type {arg.type}"
-                )
-        for index, (result, init) in enumerate(
-            zip(self.res, self.iter_args, strict=True)
-        ):
-            if result.type != init.type:
-                raise VerifyException(
-                    f"result #{index} has type {result.type} but iter_arg #{index} "
-                    f"has type {init.type}"
-                )
-        if len(self.res) != len(self.iter_args):
-            raise VerifyException(
-                f"the loop has {len(self.res)} results but {len(self.iter_args)} "
-                "iter_args"
-            )
+        self._verify_matches_iter_args(
+            "loop-carried block argument", [arg.type for arg in block.args[1:]]
+        )
+        self._verify_matches_iter_args("result", self.res.types)
         terminator = block.last_op
         if not isinstance(terminator, YieldOp):
             raise VerifyException("body must end with pypto.yield")
-        yielded = terminator.arguments
-        if len(yielded) != len(self.iter_args):
+        self._verify_matches_iter_args(
+            "pypto.yield operand", terminator.arguments.types
+        )
+
+    def _verify_matches_iter_args(self, what: str, types: Sequence[Attribute]) -> None:
+        """Check that `types` (of block arguments, results or yield) match iter_args."""
+        expected = self.iter_args.types
+        if len(types) != len(expected):
             raise VerifyException(
-                f"pypto.yield yields {len(yielded)} values but the loop has "
-                f"{len(self.iter_args)} iter_args"
+                f"expected {len(expected)} {what}s (one per iter_arg), got {len(types)}"
             )
-        for index, (value, init) in enumerate(
-            zip(yielded, self.iter_args, strict=True)
-        ):
-            if value.type != init.type:
+        for index, (actual, init) in enumerate(zip(types, expected, strict=True)):
+            if actual != init:
                 raise VerifyException(
-                    f"pypto.yield value #{index} has type {value.type} but iter_arg "
-                    f"#{index} has type {init.type}"
+                    f"{what} #{index} has type {actual} but iter_arg #{index} has "
+                    f"type {init}"
                 )
 
     def print(self, printer: Printer) -> None:
@@ -225,11 +207,20 @@ class PipelineOp(IRDLOperation):
         parser.parse_keyword("stages")
         stages = parser.parse_integer(allow_boolean=False)
 
-        policy = dict(POLICY_DEFAULTS)
-        for name in POLICY_DEFAULTS:
-            if parser.parse_optional_keyword(name):
-                parser.parse_punctuation("=")
-                policy[name] = parser.parse_boolean()
+        # The policy properties, in any order (printed in POLICY_DEFAULTS order).
+        policy: dict[str, bool] = {}
+        while True:
+            start = parser.pos
+            name = parser.parse_optional_keyword_in(POLICY_DEFAULTS)
+            if name is None:
+                break
+            if name in policy:
+                parser.raise_error(
+                    f"policy property {name} is given twice", start, parser.pos
+                )
+            parser.parse_punctuation("=")
+            policy[name] = parser.parse_boolean()
+        policy = POLICY_DEFAULTS | policy
 
         carried_args: list[Parser.UnresolvedArgument] = []
         carried_inits: list[UnresolvedOperand] = []

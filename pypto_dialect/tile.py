@@ -38,12 +38,21 @@ from pypto_dialect.effects import (
     UsesCrossCoreChannel,
     WritesTensorWindow,
 )
-from pypto_dialect.types import MemorySpace, TensorType, TileType
+from pypto_dialect.types import MemorySpace, TensorType, TileType, format_shape
 from pypto_dialect.utils import constant_int
 
 # --------------------------------------------------------------------------- #
 # Verification helpers
 # --------------------------------------------------------------------------- #
+
+
+def _verify_index_count(
+    indices: Sequence[SSAValue], container: Sequence[int], what: str
+) -> None:
+    if len(indices) != len(container):
+        raise VerifyException(
+            f"expected {len(container)} {what} (one per dimension), got {len(indices)}"
+        )
 
 
 def _verify_offsets_in_bounds(
@@ -53,11 +62,7 @@ def _verify_offsets_in_bounds(
     what: str,
 ) -> None:
     """Check the offset count, and that constant offsets keep the window inside."""
-    if len(offsets) != len(container):
-        raise VerifyException(
-            f"expected {len(container)} {what} offsets (one per dimension), "
-            f"got {len(offsets)}"
-        )
+    _verify_index_count(offsets, container, f"{what} offsets")
     for dim, (offset, extent, size) in enumerate(
         zip(offsets, window, container, strict=True)
     ):
@@ -74,6 +79,18 @@ def _verify_offsets_in_bounds(
             )
 
 
+def _verify_element_in_bounds(indices: Sequence[SSAValue], tile: TileType) -> None:
+    """Check the index count, and that constant indices fall inside the tile."""
+    shape = tile.get_shape()
+    _verify_index_count(indices, shape, "indices")
+    for dim, (index, size) in enumerate(zip(indices, shape, strict=True)):
+        value = constant_int(index)
+        if value is not None and not 0 <= value < size:
+            raise VerifyException(
+                f"index {value} is out of bounds of dimension {dim} of size {size}"
+            )
+
+
 def _verify_same_elements(
     lhs: TileType | TensorType, rhs: TileType | TensorType
 ) -> None:
@@ -85,9 +102,7 @@ def _verify_same_elements(
 
 def _verify_same_rank(lhs: TileType | TensorType, rhs: TileType | TensorType) -> None:
     if lhs.get_num_dims() != rhs.get_num_dims():
-        raise VerifyException(
-            f"ranks differ: {lhs.get_num_dims()} and {rhs.get_num_dims()}"
-        )
+        raise VerifyException(f"ranks differ: {lhs} and {rhs}")
 
 
 def _verify_space(tile: TileType, expected: MemorySpace, role: str) -> None:
@@ -105,6 +120,14 @@ def _verify_element_type_of(tile: TileType, scalar: Attribute, role: str) -> Non
         )
 
 
+def _verify_same_shape(source: TileType, result: TileType, op: str) -> None:
+    if source.get_shape() != result.get_shape():
+        raise VerifyException(
+            f"{op} must keep the shape, got {format_shape(source.get_shape())} -> "
+            f"{format_shape(result.get_shape())}"
+        )
+
+
 def _tile(value: SSAValue) -> TileType:
     """The tile type of a value whose type the op definition already constrains."""
     assert isinstance(value.type, TileType)
@@ -118,6 +141,16 @@ def _print_indexed(
     printer.print_string("[")
     printer.print_list(indices, printer.print_ssa_value)
     printer.print_string("]")
+
+
+def _parse_tile_type(parser: Parser) -> TileType:
+    """Parse `: !pypto.tile<...>`; any other type is a parse error at the type."""
+    parser.parse_punctuation(":")
+    start = parser.pos
+    tile_type = parser.parse_type()
+    if not isinstance(tile_type, TileType):
+        parser.raise_error(f"expected a !pypto.tile type, got {tile_type}", start)
+    return tile_type
 
 
 def _parse_indexed(
@@ -248,7 +281,8 @@ class ReadOp(IRDLOperation):
         self, tile: SSAValue | Operation, indices: Sequence[SSAValue | Operation]
     ):
         tile_type = SSAValue.get(tile).type
-        assert isinstance(tile_type, TileType)
+        if not isinstance(tile_type, TileType):
+            raise TypeError(f"pypto.tile.read needs a !pypto.tile, got {tile_type}")
         super().__init__(
             operands=[tile, indices], result_types=[tile_type.element_type]
         )
@@ -257,8 +291,7 @@ class ReadOp(IRDLOperation):
     def parse(cls, parser: Parser) -> ReadOp:
         tile, indices = _parse_indexed(parser)
         attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        tile_type = parser.parse_type()
+        tile_type = _parse_tile_type(parser)
         op = cls(parser.resolve_operand(tile, tile_type), indices)
         op.attributes |= attrs
         return op
@@ -273,9 +306,7 @@ class ReadOp(IRDLOperation):
     def verify_(self) -> None:
         tile = _tile(self.tile)
         _verify_element_type_of(tile, self.result.type, "result")
-        _verify_offsets_in_bounds(
-            self.indices, (1,) * tile.get_num_dims(), tile.get_shape(), "tile"
-        )
+        _verify_element_in_bounds(self.indices, tile)
 
 
 @irdl_op_definition
@@ -309,10 +340,7 @@ class WriteOp(IRDLOperation):
         parser.parse_punctuation(",")
         tile, indices = _parse_indexed(parser)
         attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        tile_type = parser.parse_type()
-        if not isinstance(tile_type, TileType):
-            parser.raise_error(f"expected a !pypto.tile type, got {tile_type}")
+        tile_type = _parse_tile_type(parser)
         op = cls(
             parser.resolve_operand(value, tile_type.element_type),
             parser.resolve_operand(tile, tile_type),
@@ -333,9 +361,7 @@ class WriteOp(IRDLOperation):
     def verify_(self) -> None:
         tile = _tile(self.tile)
         _verify_element_type_of(tile, self.value.type, "value")
-        _verify_offsets_in_bounds(
-            self.indices, (1,) * tile.get_num_dims(), tile.get_shape(), "tile"
-        )
+        _verify_element_in_bounds(self.indices, tile)
 
 
 # --------------------------------------------------------------------------- #
@@ -396,10 +422,7 @@ class MoveOp(IRDLOperation):
     def verify_(self) -> None:
         source = _tile(self.source)
         result = _tile(self.result)
-        if source.get_shape() != result.get_shape():
-            raise VerifyException(
-                f"move keeps the shape: {source.get_shape()} vs {result.get_shape()}"
-            )
+        _verify_same_shape(source, result, "move")
         _verify_same_elements(source, result)
 
 
@@ -418,12 +441,12 @@ def _verify_matmul(lhs: TileType, rhs: TileType, result: TileType) -> None:
     (m, k), (k2, n) = lhs.get_shape(), rhs.get_shape()
     if k != k2:
         raise VerifyException(
-            f"matmul contraction sizes differ: [{m},{k}] x [{k2},{n}]"
+            f"matmul contraction sizes differ: lhs is {m}x{k}, rhs is {k2}x{n}"
         )
     if result.get_shape() != (m, n):
         raise VerifyException(
-            f"matmul [{m},{k}] x [{k},{n}] must produce [{m},{n}], got "
-            f"{list(result.get_shape())}"
+            f"matmul of {m}x{k} and {k}x{n} must produce {m}x{n}, got "
+            f"{format_shape(result.get_shape())}"
         )
     _verify_same_elements(lhs, rhs)
 
@@ -663,9 +686,11 @@ class CastOp(IRDLOperation):
     def verify_(self) -> None:
         source = _tile(self.source)
         result = _tile(self.result)
-        if source.get_shape() != result.get_shape() or source.space != result.space:
+        _verify_same_shape(source, result, "cast")
+        if source.space != result.space:
             raise VerifyException(
-                f"cast changes only the element type: {source} vs {result}"
+                f"cast must keep the memory space, got {source.memory_space} -> "
+                f"{result.memory_space}"
             )
 
 
@@ -680,11 +705,13 @@ def _verify_row_vector(
     rows: int, row_vector: TileType, source: TileType, role: str
 ) -> None:
     _verify_row_operand(row_vector, role)
-    if row_vector.get_shape() != (rows, 1):
+    shape = row_vector.get_shape()
+    if shape != (rows, 1):
         raise VerifyException(
-            f"row op {role} must have shape [{rows},1], got {list(row_vector.get_shape())}"
+            f"row op {role} must have shape {rows}x1, got {format_shape(shape)}"
         )
     _verify_same_elements(source, row_vector)
+    _verify_space(row_vector, source.memory_space, f"row op {role}")
 
 
 class RowReductionOp(IRDLOperation):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import auto
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     ArrayAttr,
     ContainerType,
@@ -22,6 +24,10 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 SUPPORTED_INTEGER_WIDTHS = (1, 8, 16, 32, 64)
+SUPPORTED_INTEGER_TYPES = frozenset(
+    IntegerType(width) for width in SUPPORTED_INTEGER_WIDTHS
+)
+"""The signless integer element types (`i1`, `i8`, `i16`, `i32`, `i64`)."""
 
 
 class MemorySpace(StrEnum):
@@ -58,35 +64,42 @@ class MemorySpaceAttr(EnumAttribute[MemorySpace]):
 
 
 def verify_element_type(element_type: Attribute, what: str) -> None:
-    """Raise unless `element_type` is a builtin integer or float type."""
-    if isinstance(element_type, AnyFloat):
-        return
-    if (
-        isinstance(element_type, IntegerType)
-        and element_type.bitwidth in SUPPORTED_INTEGER_WIDTHS
-    ):
+    """Raise unless `element_type` is a builtin float or signless integer type."""
+    if isinstance(element_type, AnyFloat) or element_type in SUPPORTED_INTEGER_TYPES:
         return
     raise VerifyException(
-        f"{what} element type must be a builtin integer (i1, i8, i16, i32, i64) "
-        f"or float type, got {element_type}"
+        f"{what} element type must be a builtin float or a signless integer type "
+        f"(i1, i8, i16, i32, i64), got {element_type}"
     )
 
 
 def verify_static_shape(shape: Sequence[int], what: str) -> None:
-    """Raise unless `shape` has at least one dimension, all of them positive."""
+    """Raise unless `shape` has at least one dimension, all static and positive."""
     if not shape:
         raise VerifyException(f"{what} must have at least one dimension")
+    if DYNAMIC_INDEX in shape:
+        raise VerifyException(
+            f"{what} dimensions must be static, got {format_shape(shape)}"
+        )
     if any(dim <= 0 for dim in shape):
         raise VerifyException(
-            f"{what} dimensions must be static and positive, got "
-            f"{'x'.join(str(d) for d in shape)}"
+            f"{what} dimensions must be positive, got {format_shape(shape)}"
         )
 
 
+def format_shape(shape: Sequence[int]) -> str:
+    """`128x64` (`?` for a dynamic dimension), for messages."""
+    return "x".join("?" if dim == DYNAMIC_INDEX else str(dim) for dim in shape)
+
+
+@dataclass(frozen=True, init=False)
 class _ShapedPyPTOType(
     ParametrizedAttribute, TypeAttribute, ShapedType, ContainerType[Attribute]
 ):
-    """Shared accessors of the two shaped types."""
+    """
+    Shared parameters and accessors of the two shaped types. A dataclass (as
+    xDSL's `StencilType`), so that the parameters take part in `==` and `hash`.
+    """
 
     shape: ArrayAttr[IntAttr]
     element_type: Attribute
@@ -99,6 +112,24 @@ class _ShapedPyPTOType(
 
     def get_element_type(self) -> Attribute:
         return self.element_type
+
+    def verify(self) -> None:
+        what = self.name.removeprefix("pypto.")
+        verify_static_shape(self.get_shape(), what)
+        verify_element_type(self.element_type, what)
+
+    @classmethod
+    def _parse_shape(cls, parser: AttrParser) -> tuple[ArrayAttr[IntAttr], Attribute]:
+        """Parse `128x64xf32`; invalid dimensions or element type are parse errors."""
+        start = parser.pos
+        shape, element_type = parser.parse_ranked_shape()
+        what = cls.name.removeprefix("pypto.")
+        try:
+            verify_static_shape(shape, what)
+            verify_element_type(element_type, what)
+        except VerifyException as error:
+            parser.raise_error(str(error), start, parser.pos)
+        return _shape_attr(shape), element_type
 
     def _print_shape(self, printer: Printer) -> None:
         printer.print_dimension_list(self.get_shape())
@@ -124,16 +155,11 @@ class TensorType(_ShapedPyPTOType):
         cls, parser: AttrParser
     ) -> tuple[ArrayAttr[IntAttr], Attribute]:
         with parser.in_angle_brackets():
-            shape, element_type = parser.parse_ranked_shape()
-        return _shape_attr(shape), element_type
+            return cls._parse_shape(parser)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             self._print_shape(printer)
-
-    def verify(self) -> None:
-        verify_static_shape(self.get_shape(), "tensor")
-        verify_element_type(self.element_type, "tensor")
 
 
 @irdl_attr_definition
@@ -163,17 +189,13 @@ class TileType(_ShapedPyPTOType):
         cls, parser: AttrParser
     ) -> tuple[ArrayAttr[IntAttr], Attribute, MemorySpaceAttr]:
         with parser.in_angle_brackets():
-            shape, element_type = parser.parse_ranked_shape()
+            shape, element_type = cls._parse_shape(parser)
             parser.parse_punctuation(",")
             space = parser.parse_str_enum(MemorySpace)
-        return _shape_attr(shape), element_type, MemorySpaceAttr(space)
+        return shape, element_type, MemorySpaceAttr(space)
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             self._print_shape(printer)
             printer.print_string(", ")
             printer.print_string(str(self.memory_space))
-
-    def verify(self) -> None:
-        verify_static_shape(self.get_shape(), "tile")
-        verify_element_type(self.element_type, "tile")

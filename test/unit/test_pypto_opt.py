@@ -1,0 +1,180 @@
+"""`pypto-opt`: xdsl-opt's behaviour, with diagnostics as `error:` lines and exit code 1."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from pypto_dialect.tile import StoreOp
+from pypto_dialect.tools.opt import PyPTOOptMain, main
+
+BIN = Path(sys.executable).parent
+EXAMPLE = Path(__file__).parents[2] / "examples" / "add_one.mlir"
+
+BAD_LOAD = """\
+func.func @f(%x: !pypto.tensor<128x64xf32>, %i: index) {
+  %t = pypto.tile.load %x[%i] : !pypto.tensor<128x64xf32> -> !pypto.tile<64x64xf32, vec>
+  func.return
+}
+"""
+
+
+@dataclass(frozen=True)
+class FailOnStorePass(ModulePass):
+    """A pass that fails on the first store, attaching the error to it."""
+
+    name = "test-fail-on-store"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for store in op.walk():
+            if isinstance(store, StoreOp):
+                message = "stores are not allowed here"
+                store.emit_error(message, PassFailedException(message))
+
+
+@dataclass(frozen=True)
+class FailPass(ModulePass):
+    """A pass that fails without pointing at an op."""
+
+    name = "test-fail"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        raise PassFailedException("nothing to point at")
+
+
+class _OptWithTestPasses(PyPTOOptMain):
+    def register_all_passes(self) -> None:
+        super().register_all_passes()
+        for test_pass in (FailOnStorePass, FailPass):
+            self.register_pass(test_pass.name, lambda p=test_pass: p)
+
+
+def run_opt(
+    capsys: pytest.CaptureFixture[str],
+    args: Sequence[str],
+    driver: Callable[[Sequence[str]], None] = main,
+) -> tuple[int, str, str]:
+    """Run a driver in-process: its exit code, stdout and stderr."""
+    try:
+        driver(args)
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "input.mlir"
+    path.write_text(text)
+    return path
+
+
+def test_verifier_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    path = write(tmp_path, BAD_LOAD)
+    code, out, err = run_opt(capsys, [str(path)])
+    assert code == 1
+    assert out == ""
+    assert err.splitlines() == [
+        f"{path}:2:3: error: 'pypto.tile.load' op expected 2 tensor offsets "
+        "(one per dimension), got 1",
+        "  %t = pypto.tile.load %x[%i] : !pypto.tensor<128x64xf32> -> "
+        "!pypto.tile<64x64xf32, vec>",
+        "  ^^",
+    ]
+
+
+def test_parse_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    path = write(tmp_path, "func.func private @f(!pypto.tile<8xf32, ub>)\n")
+    code, out, err = run_opt(capsys, [str(path)])
+    assert code == 1
+    assert out == ""
+    assert err.splitlines()[0] == (
+        f"{path}:1:41: error: Expected `vec`, `mat`, `left`, `right`, `acc`, or `bias`."
+    )
+    assert "Traceback" not in err
+
+
+def test_unknown_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    code, _, err = run_opt(capsys, [str(EXAMPLE), "-p", "no-such-pass"])
+    assert code == 1
+    assert err == "pypto-opt: error: Unrecognized passes: ['no-such-pass']\n"
+
+
+def test_missing_input_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    code, _, err = run_opt(capsys, [str(tmp_path / "missing.mlir")])
+    assert code == 1
+    assert err.startswith("pypto-opt: error: [Errno 2] No such file or directory")
+
+
+def test_pass_failure_points_at_the_op(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    code, out, err = run_opt(
+        capsys,
+        [str(EXAMPLE), "-p", "test-fail-on-store"],
+        lambda args: _OptWithTestPasses(args=args).run(),
+    )
+    assert code == 1
+    assert out == ""
+    lines = err.splitlines()
+    assert lines[0] == (
+        f"{EXAMPLE}:12:5: error: 'pypto.tile.store' op stores are not allowed here"
+    )
+    assert lines[1].strip().startswith("pypto.tile.store %y, %out[%off]")
+
+
+def test_pass_failure_without_op(capsys: pytest.CaptureFixture[str]):
+    code, _, err = run_opt(
+        capsys,
+        [str(EXAMPLE), "-p", "test-fail"],
+        lambda args: _OptWithTestPasses(args=args).run(),
+    )
+    assert code == 1
+    assert err == f"{EXAMPLE}: error: nothing to point at\n"
+
+
+def test_verify_diagnostics_as_in_xdsl_opt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    path = write(tmp_path, BAD_LOAD)
+    args = [str(path), "--verify-diagnostics"]
+    ours = run_opt(capsys, args)
+    theirs = run_opt(capsys, args, lambda a: xDSLOptMain(args=a).run())
+    assert ours == theirs
+    assert ours[0] == 0
+    assert "expected 2 tensor offsets" in ours[1]
+
+
+@pytest.mark.parametrize(
+    "flags", [[], ["--print-op-generic"], ["-p", "canonicalize,cse"]]
+)
+def test_output_equals_xdsl_opt(capsys: pytest.CaptureFixture[str], flags: list[str]):
+    args = [str(EXAMPLE), *flags]
+    ours = run_opt(capsys, args)
+    theirs = run_opt(capsys, args, lambda a: xDSLOptMain(args=a).run())
+    assert ours == theirs
+    assert ours[0] == 0
+    assert "pypto.tile" in ours[1]
+
+
+def test_console_script(tmp_path: Path):
+    """The installed script: exit code 1 and an `error:` line, no traceback."""
+    path = write(tmp_path, BAD_LOAD)
+    run = subprocess.run(
+        [BIN / "pypto-opt", path], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 1
+    assert run.stdout == ""
+    assert f"{path}:2:3: error: 'pypto.tile.load' op" in run.stderr
+    assert "Traceback" not in run.stderr
