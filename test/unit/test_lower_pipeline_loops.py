@@ -1,0 +1,252 @@
+"""The `lower-pipeline-loops` pass through its Python API."""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    PythonValues,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.interpreters.arith import ArithFunctions
+from xdsl.interpreters.builtin import scalar_attr
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.scf import ScfFunctions
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.comparisons import to_signed
+from xdsl.utils.exceptions import PassFailedException
+
+from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
+from pypto_dialect.context import pypto_context
+from pypto_dialect.pipeline import PipelineOp, YieldOp
+
+EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.mlir"))
+
+
+def parse(source: str) -> ModuleOp:
+    module = Parser(pypto_context(), source).parse_module()
+    module.verify()
+    return module
+
+
+def print_ir(module: ModuleOp, *, generic: bool = False) -> str:
+    stream = StringIO()
+    Printer(stream, print_generic_format=generic).print_op(module)
+    return stream.getvalue()
+
+
+def lower(module: ModuleOp) -> ModuleOp:
+    LowerPipelineLoopsPass().apply(pypto_context(), module)
+    module.verify()
+    return module
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[path.stem for path in EXAMPLES])
+def test_examples_lower_verify_and_round_trip(path: Path):
+    lowered = print_ir(lower(parse(path.read_text())))
+    assert "stages 1" in lowered
+    assert MEMBERSHIP_ATTR_NAME in lowered
+    assert print_ir(parse(lowered)) == lowered
+    assert print_ir(parse(print_ir(parse(lowered), generic=True))) == lowered
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[path.stem for path in EXAMPLES])
+def test_examples_idempotent(path: Path):
+    once = lower(parse(path.read_text()))
+    printed = print_ir(once)
+    assert print_ir(lower(once)) == printed
+
+
+def test_api_tags_copies():
+    module = lower(
+        parse(
+            """
+            func.func @f(%x: !pypto.tensor<1024xf32>) {
+              %c0 = arith.constant 0 : index
+              %c1 = arith.constant 1 : index
+              %c3 = arith.constant 3 : index
+              pypto.pipeline %i = %c0 to %c3 step %c1 stages 2 {
+                %t = pypto.tile.load %x[%i] : !pypto.tensor<1024xf32> -> !pypto.tile<128xf32, vec>
+                pypto.tile.tpush_to_aiv %t : !pypto.tile<128xf32, vec>
+              }
+              func.return
+            }
+            """
+        )
+    )
+    memberships = [
+        op.attributes[MEMBERSHIP_ATTR_NAME]
+        for op in module.walk()
+        if MEMBERSHIP_ATTR_NAME in op.attributes
+    ]
+    assert memberships == [
+        MembershipAttr([(0, 0)]),
+        MembershipAttr([(0, 1)]),
+        MembershipAttr([(1, 0)]),
+    ]
+    pipelines = [op for op in module.walk() if isinstance(op, PipelineOp)]
+    assert [pipeline.num_stages for pipeline in pipelines] == [1]
+
+
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        ("%n", "step must be a compile-time integer constant"),
+        ("%c0", "step cannot be zero"),
+        ("%cm2", "negative steps are not supported"),
+    ],
+)
+def test_api_bad_step_raises_diagnostic(step: str, message: str):
+    module = parse(
+        f"""
+        func.func @f(%n: index) {{
+          %c0 = arith.constant 0 : index
+          %cm2 = arith.constant -2 : index
+          pypto.pipeline %i = %c0 to %n step {step} stages 2 {{
+          }}
+          func.return
+        }}
+        """
+    )
+    before = print_ir(module)
+    with pytest.raises(PassFailedException, match=message):
+        LowerPipelineLoopsPass().apply(pypto_context(), module)
+    assert print_ir(module) == before
+
+
+# --------------------------------------------------------------------------- #
+# Results are unchanged: run scalar kernels before and after the pass
+# --------------------------------------------------------------------------- #
+
+
+@register_impls
+class _LoopFunctions(InterpreterFunctions):
+    """`pypto.pipeline` with `scf.for` semantics, and `arith.maxsi`."""
+
+    @impl(PipelineOp)
+    def run_pipeline(
+        self, interpreter: Interpreter, op: PipelineOp, args: PythonValues
+    ) -> PythonValues:
+        lb, ub, step, *carried = args
+        for index in range(lb.value.data, ub.value.data, step.value.data):
+            value = scalar_attr(index, IndexType(), interpreter.index_bitwidth)
+            carried = interpreter.run_ssacfg_region(op.body, (value, *carried))
+        return tuple(carried)
+
+    @impl_terminator(YieldOp)
+    def run_yield(
+        self, interpreter: Interpreter, op: YieldOp, args: PythonValues
+    ) -> tuple[TerminatorValue, PythonValues]:
+        return ReturnedValues(args), ()
+
+    @impl(arith.MaxSIOp)
+    def run_maxsi(
+        self, interpreter: Interpreter, op: arith.MaxSIOp, args: PythonValues
+    ) -> PythonValues:
+        lhs, rhs = (to_signed(arg.value.data, 64) for arg in args)
+        return (scalar_attr(max(lhs, rhs), op.result.type, 64),)
+
+
+def run(module: ModuleOp, *args: int) -> tuple[int, ...]:
+    interpreter = Interpreter(module, index_bitwidth=64)
+    for functions in (ArithFunctions(), ScfFunctions(), FuncFunctions()):
+        interpreter.register_implementations(functions)
+    interpreter.register_implementations(_LoopFunctions())
+    inputs = tuple(IntegerAttr(arg, IndexType()) for arg in args)
+    results = interpreter.call_op("kernel", inputs)
+    return tuple(to_signed(result.value.data, 64) for result in results)
+
+
+def hash_kernel(lb: int | None, ub: int | None, step: int, stages: int) -> str:
+    """
+    Folds the visited indices, in order, into a hash and counts them; `None`
+    bounds are the function arguments.
+    """
+    lb_value = "%lb_arg" if lb is None else "%lb"
+    ub_value = "%ub_arg" if ub is None else "%ub"
+    return f"""
+    func.func @kernel(%lb_arg: index, %ub_arg: index) -> (index, index) {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c7 = arith.constant 7 : index
+      %lb = arith.constant {lb or 0} : index
+      %ub = arith.constant {ub or 0} : index
+      %step = arith.constant {step} : index
+      %h, %n = pypto.pipeline %i = {lb_value} to {ub_value} step %step stages {stages}
+          iter_args(%a = %c0, %count = %c0) -> (index, index) {{
+        %scaled = arith.muli %a, %c7 : index
+        %mixed = arith.addi %scaled, %i : index
+        %more = arith.addi %count, %c1 : index
+        pypto.yield %mixed, %more : index, index
+      }}
+      func.return %h, %n : index, index
+    }}
+    """
+
+
+def expected(lb: int, ub: int, step: int) -> tuple[int, int]:
+    visited = range(lb, ub, step)
+    h = 0
+    for index in visited:
+        h = h * 7 + index
+    return h, len(visited)
+
+
+BOUNDS = [(lb, lb + extent) for lb in (-3, 5) for extent in range(-2, 12)]
+
+
+@pytest.mark.parametrize("stages", [2, 3, 4])
+@pytest.mark.parametrize("step", [1, 2, 3])
+def test_dynamic_bounds_keep_results(step: int, stages: int):
+    lowered = lower(parse(hash_kernel(None, None, step, stages)))
+    for lb, ub in BOUNDS:
+        assert run(lowered, lb, ub) == expected(lb, ub, step), (lb, ub)
+
+
+@pytest.mark.parametrize("stages", [2, 3, 4])
+@pytest.mark.parametrize("step", [1, 3])
+def test_static_bounds_keep_results(step: int, stages: int):
+    for lb, ub in BOUNDS:
+        module = parse(hash_kernel(lb, ub, step, stages))
+        assert run(module, 0, 0) == expected(lb, ub, step)
+        assert run(lower(module), 0, 0) == expected(lb, ub, step), (lb, ub)
+
+
+def test_nested_pipelines_keep_results():
+    source = """
+    func.func @kernel(%n: index, %m: index) -> index {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c5 = arith.constant 5 : index
+      %c7 = arith.constant 7 : index
+      %h = pypto.pipeline %i = %c0 to %c5 step %c1 stages 2 iter_args(%a = %c0) -> (index) {
+        %inner = pypto.pipeline %j = %m to %n step %c2 stages 3 iter_args(%b = %a) -> (index) {
+          %scaled = arith.muli %b, %c7 : index
+          %ij = arith.muli %i, %n : index
+          %mixed = arith.addi %scaled, %ij : index
+          %next = arith.addi %mixed, %j : index
+          pypto.yield %next : index
+        }
+        pypto.yield %inner : index
+      }
+      func.return %h : index
+    }
+    """
+    original = parse(source)
+    lowered = lower(parse(source))
+    for n in range(-1, 9):
+        for m in (-2, 0, 1):
+            assert run(lowered, n, m) == run(original, n, m), (n, m)
