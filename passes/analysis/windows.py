@@ -1,0 +1,216 @@
+"""
+Tensor windows, with offsets as linear forms over SSA values.
+
+An offset is folded into `sum(c_i * v_i) + c0` through `arith.constant`,
+`arith.addi`, `arith.subi` and `arith.muli` by a constant; any other value is
+an atom `v_i`. Index arithmetic is assumed not to overflow (offsets address
+tensors of static shape). Two windows of the same tensor are provably disjoint
+when, in some dimension, their offsets have the same symbolic part and their
+constant intervals `[c0, c0 + extent)` do not overlap: `i*128` and
+`(i+1)*128 = i*128 + 128` are 128 apart whatever `i` is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.ir import SSAValue
+
+from pypto_dialect.effects import TensorWindowAccess
+from pypto_dialect.utils import constant_int
+
+Symbolic = frozenset[tuple[SSAValue, int]]
+"""The symbolic part of a linear form: `(atom, coefficient)` pairs, no zero coefficient."""
+
+
+@dataclass(frozen=True)
+class LinearForm:
+    """`sum(c_i * v_i) + constant` over SSA values `v_i`."""
+
+    symbolic: Symbolic = frozenset()
+    constant: int = 0
+
+    @staticmethod
+    def atom(value: SSAValue) -> LinearForm:
+        return LinearForm(frozenset({(value, 1)}))
+
+    @staticmethod
+    def _of_terms(terms: Mapping[SSAValue, int], constant: int) -> LinearForm:
+        return LinearForm(
+            frozenset((v, c) for v, c in terms.items() if c != 0), constant
+        )
+
+    def __add__(self, other: LinearForm) -> LinearForm:
+        terms = dict(self.symbolic)
+        for value, coefficient in other.symbolic:
+            terms[value] = terms.get(value, 0) + coefficient
+        return LinearForm._of_terms(terms, self.constant + other.constant)
+
+    def __mul__(self, factor: int) -> LinearForm:
+        return LinearForm._of_terms(
+            {v: c * factor for v, c in self.symbolic}, self.constant * factor
+        )
+
+    def __sub__(self, other: LinearForm) -> LinearForm:
+        return self + other * -1
+
+    @property
+    def atoms(self) -> frozenset[SSAValue]:
+        return frozenset(value for value, _ in self.symbolic)
+
+
+def _fold_operands(value: SSAValue) -> Sequence[SSAValue]:
+    """The operands `value` is folded from, or () when it is a constant or an atom."""
+    op = value.owner
+    if isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
+        return (op.lhs, op.rhs)
+    return ()
+
+
+def _fold(value: SSAValue, operands: Sequence[LinearForm]) -> LinearForm:
+    """The form of `value`, given the forms of its `_fold_operands`."""
+    if (constant := constant_int(value)) is not None:
+        return LinearForm(constant=constant)
+    op = value.owner
+    if isinstance(op, arith.AddiOp):
+        return operands[0] + operands[1]
+    if isinstance(op, arith.SubiOp):
+        return operands[0] - operands[1]
+    if isinstance(op, arith.MuliOp):
+        lhs, rhs = operands
+        if not rhs.symbolic:
+            return lhs * rhs.constant
+        if not lhs.symbolic:
+            return rhs * lhs.constant
+    return LinearForm.atom(value)
+
+
+class LinearForms:
+    """The linear forms of SSA values, memoized (use one instance per analysis)."""
+
+    def __init__(self) -> None:
+        self._forms: dict[SSAValue, LinearForm] = {}
+
+    def of(self, value: SSAValue) -> LinearForm:
+        """The linear form of `value` (iterative: long chains of `addi` are fine)."""
+        forms = self._forms
+        stack = [(value, False)]
+        expanding: set[SSAValue] = set()
+        while stack:
+            current, operands_done = stack.pop()
+            if current in forms:
+                continue
+            operands = _fold_operands(current)
+            if operands_done:
+                expanding.discard(current)
+                forms[current] = _fold(current, [forms[o] for o in operands])
+            elif any(o in expanding for o in operands):
+                # A use-def cycle (only possible in graph regions): an atom.
+                forms[current] = LinearForm.atom(current)
+            else:
+                expanding.add(current)
+                stack.append((current, True))
+                stack.extend((o, False) for o in operands)
+        return forms[value]
+
+
+@dataclass(frozen=True)
+class WindowDim:
+    """`[offset, offset + extent)` in one dimension; an unknown `offset` is None."""
+
+    offset: LinearForm | None
+    extent: int
+
+    @property
+    def start(self) -> int:
+        """The constant part of the offset (0 when unknown)."""
+        return 0 if self.offset is None else self.offset.constant
+
+    @property
+    def end(self) -> int:
+        return self.start + self.extent
+
+    def is_disjoint_from(self, other: WindowDim) -> bool:
+        """Whether the two ranges provably never overlap."""
+        return (
+            self.offset is not None
+            and other.offset is not None
+            and self.offset.symbolic == other.offset.symbolic
+            and (self.end <= other.start or other.end <= self.start)
+        )
+
+    def covers(self, other: WindowDim) -> bool:
+        """
+        Whether every range provably disjoint from `other` is provably disjoint
+        from this one: this offset is unknown, or both share the symbolic part
+        and this interval contains the other.
+        """
+        if self.offset is None:
+            return True
+        return (
+            other.offset is not None
+            and self.offset.symbolic == other.offset.symbolic
+            and self.start <= other.start
+            and other.end <= self.end
+        )
+
+
+@dataclass(frozen=True)
+class Window:
+    """
+    The part of a memory object an access touches, one `WindowDim` per
+    dimension. A window without dimensions (`ANYWHERE`) may touch
+    anything, as may two windows of different ranks.
+    """
+
+    dims: tuple[WindowDim, ...] = ()
+
+    @property
+    def rank(self) -> int:
+        return len(self.dims)
+
+    @property
+    def is_anywhere(self) -> bool:
+        """Whether no dimension has a known offset."""
+        return all(dim.offset is None for dim in self.dims)
+
+    def is_disjoint_from(self, other: Window) -> bool:
+        """Whether the two windows provably never overlap."""
+        return self.rank == other.rank and any(
+            a.is_disjoint_from(b) for a, b in zip(self.dims, other.dims, strict=True)
+        )
+
+    def covers(self, other: Window) -> bool:
+        """
+        Whether every window provably disjoint from this one is provably
+        disjoint from `other` (containment, as far as it can be proven).
+        """
+        if not self.dims:
+            return True
+        return self.rank == other.rank and all(
+            a.covers(b) for a, b in zip(self.dims, other.dims, strict=True)
+        )
+
+
+ANYWHERE = Window()
+"""The window of an access whose extent is unknown."""
+
+
+def access_window(
+    op: TensorWindowAccess,
+    forms: LinearForms,
+    is_hidden: Callable[[SSAValue], bool] = lambda _: False,
+) -> Window:
+    """
+    The window `op` accesses. A dimension whose offset depends on a hidden
+    value (e.g. defined inside the regions of the op the analysis looks at
+    from outside) has an unknown offset.
+    """
+    dims: list[WindowDim] = []
+    for offset, extent in zip(op.window_offsets, op.window_shape, strict=True):
+        form = forms.of(offset)
+        known = not any(is_hidden(atom) for atom in form.atoms)
+        dims.append(WindowDim(form if known else None, extent))
+    return Window(tuple(dims))
