@@ -1,0 +1,294 @@
+"""
+`pypto-run`: run a pypto kernel with the numpy interpreter.
+
+    pypto-run kernel.mlir [--entry NAME] [--seed N] [--inputs in.npz]
+              [--index NAME=VALUE ...] [--save out.npz] [--passes PIPELINE]
+
+The kernel runs on seeded random inputs (see `random_inputs`), or on the
+arrays of an `.npz` file (by parameter name; parameters it does not name stay
+random), and the tool prints one line per tensor parameter and per result.
+`--passes` runs the kernel again after the pass pipeline, on the same inputs,
+and exits with 1 unless every output is bit-identical. Problems are `error:`
+lines on stderr and exit code 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import zipfile
+from collections.abc import Callable, Generator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.universe import Universe
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+
+from pypto_dialect.context import pypto_context
+from pypto_dialect.interpreter import (
+    Array,
+    KernelArg,
+    KernelRun,
+    compare_runs,
+    find_kernel,
+    kernel_names,
+    random_inputs,
+    run_kernel,
+    shaped_type_name,
+)
+
+PassFactories = Mapping[str, Callable[[], type[ModulePass]]]
+
+
+class _Failure(Exception):
+    """An error, already worded for the user."""
+
+
+def main(
+    args: Sequence[str] | None = None,
+    *,
+    available_passes: PassFactories | None = None,
+) -> int:
+    """
+    Entry point of the `pypto-run` console script; returns the exit code.
+    `available_passes` (default: every pass of the installed xDSL universes)
+    are the passes `--passes` can name.
+    """
+    options = _argument_parser().parse_args(args)
+    if available_passes is None:
+        available_passes = Universe.get_multiverse().all_passes
+    try:
+        return _run(options, available_passes)
+    except _Failure as failure:
+        print(failure, file=sys.stderr)
+        return 1
+
+
+def _argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pypto-run",
+        description="Run a pypto kernel with the numpy interpreter.",
+    )
+    parser.add_argument("kernel", help="the .mlir file ('-' for stdin)")
+    parser.add_argument(
+        "--entry",
+        help="the function to run (default: the only function of the file)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_non_negative,
+        default=0,
+        help="seed of the random inputs (default: 0)",
+    )
+    parser.add_argument(
+        "--inputs",
+        metavar="NPZ",
+        help="arrays for the parameters, by name; the others stay random",
+    )
+    parser.add_argument(
+        "--index",
+        metavar="NAME=VALUE",
+        type=_assignment,
+        action="append",
+        default=[],
+        help="the value of an integer or index parameter (repeatable)",
+    )
+    parser.add_argument(
+        "--save",
+        metavar="NPZ",
+        help="save the outputs: tensors by parameter name, results as result#i",
+    )
+    parser.add_argument(
+        "--passes",
+        metavar="PIPELINE",
+        help="also run after this pass pipeline (e.g. "
+        "'lower-pipeline-loops,canonicalize-io-order') and check that every "
+        "output is bit-identical",
+    )
+    return parser
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
+    return value
+
+
+def _assignment(text: str) -> tuple[str, int]:
+    name, equals, value = text.partition("=")
+    try:
+        if not equals or not name:
+            raise ValueError
+        return name.removeprefix("%"), int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected NAME=INTEGER, got {text!r}"
+        ) from None
+
+
+def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
+    ctx = pypto_context()
+    source_name = "<stdin>" if options.kernel == "-" else options.kernel
+    module = _parse(ctx, options.kernel, source_name)
+    pipeline = (
+        None if options.passes is None else _pipeline(options.passes, available_passes)
+    )
+    overrides: dict[str, KernelArg] = {}
+    if options.inputs is not None:
+        overrides |= _load_inputs(options.inputs)
+    overrides |= dict(options.index)
+
+    with _reported(source_name):
+        module.verify()
+        entry = (options.entry or _only_kernel(module)).removeprefix("@")
+        kernel = find_kernel(module, entry)
+        inputs = random_inputs(kernel, options.seed, overrides)
+        run = run_kernel(module, entry, inputs)
+    print(_summary(entry, options, inputs, run))
+    if options.save is not None:
+        _save(options.save, run)
+    if pipeline is None:
+        return 0
+
+    transformed = module.clone()
+    with _reported(source_name, f"after --passes '{options.passes}'"):
+        pipeline.apply(ctx, transformed)
+        transformed.verify()
+        after = run_kernel(transformed, entry, inputs)
+    differences = compare_runs(run, after)
+    outputs = len(run.outputs())
+    if not differences:
+        print(f"after --passes '{options.passes}': all {outputs} outputs bit-identical")
+        return 0
+    print(
+        f"after --passes '{options.passes}': {len(differences)} of {outputs} "
+        "outputs differ"
+    )
+    for difference in differences:
+        print(f"  {difference}")
+    return 1
+
+
+@contextmanager
+def _reported(source_name: str, context: str = "") -> Generator[None]:
+    """Turn the diagnostics raised in the block into `error:` failures."""
+    try:
+        yield
+    except DiagnosticException as error:
+        prefix = f"{context}: " if context else ""
+        raise _Failure(f"{source_name}: error: {prefix}{error}") from None
+
+
+def _parse(ctx: Context, path: str, source_name: str) -> ModuleOp:
+    try:
+        text = sys.stdin.read() if path == "-" else _read(path)
+        return Parser(ctx, text, source_name).parse_module()
+    except ParseError as error:
+        excerpt = error.span.print_with_context().split("\n", 1)[1].rstrip("\n")
+        location = error.span.get_location()
+        raise _Failure(f"{location}: error: {error.msg}\n{excerpt}") from None
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise _Failure(f"pypto-run: error: cannot read {path}: {error}") from None
+
+
+def _pipeline(spec: str, available_passes: PassFactories) -> PassPipeline:
+    try:
+        return PassPipeline.parse_spec(dict(available_passes), spec)
+    except (ValueError, ArgSpecParseError) as error:
+        raise _Failure(f"pypto-run: error: --passes: {error}") from None
+
+
+def _only_kernel(module: ModuleOp) -> str:
+    names = kernel_names(module)
+    if len(names) == 1:
+        return names[0]
+    listed = ", ".join(f"@{name}" for name in names) or "none"
+    raise _Failure(
+        f"pypto-run: error: choose the function to run with --entry "
+        f"(functions: {listed})"
+    )
+
+
+def _load_inputs(path: str) -> dict[str, Array]:
+    try:
+        with open(path, "rb") as file:
+            if not zipfile.is_zipfile(file):
+                raise ValueError("not an .npz archive")
+            file.seek(0)
+            with np.load(file, allow_pickle=False) as archive:
+                return {name: archive[name] for name in archive.files}
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        raise _Failure(f"{path}: error: cannot read the inputs: {error}") from None
+
+
+def _save(path: str, run: KernelRun) -> None:
+    # `np.savez(path, **outputs)` would clash with outputs named `file`.
+    try:
+        with zipfile.ZipFile(path, "w") as archive:
+            for name, array in run.outputs().items():
+                with archive.open(f"{name}.npy", "w") as member:
+                    np.lib.format.write_array(member, array, allow_pickle=False)
+    except OSError as error:
+        raise _Failure(f"{path}: error: cannot save the outputs: {error}") from None
+
+
+# --------------------------------------------------------------------------- #
+# The summary
+# --------------------------------------------------------------------------- #
+
+
+def _summary(
+    entry: str,
+    options: argparse.Namespace,
+    inputs: Mapping[str, KernelArg],
+    run: KernelRun,
+) -> str:
+    source = f"inputs {options.inputs}, " if options.inputs is not None else ""
+    rows: list[tuple[str, str]] = []
+    for name, final in run.tensors.items():
+        written = final.tobytes() != np.asarray(inputs[name]).tobytes()
+        rows.append(
+            (
+                f"%{name}",
+                f"{'written  ' if written else 'unchanged'}  {_describe(final)}",
+            )
+        )
+    rows.extend(
+        (name, _describe(value))
+        for name, value in run.outputs().items()
+        if name not in run.tensors
+    )
+    width = max((len(name) for name, _ in rows), default=0)
+    lines = [f"@{entry}: {source}seed {options.seed}"]
+    lines.extend(f"  {name.ljust(width)}  {text}" for name, text in rows)
+    return "\n".join(lines)
+
+
+def _describe(array: Array) -> str:
+    """Shape, element type, a few statistics and a checksum of the bits."""
+    if array.ndim == 0:
+        return f"{shaped_type_name(array)} {array[()]!s}"
+    values: Any = array.astype(np.float64)
+    with np.errstate(all="ignore"):
+        stats = (
+            f"min {values.min():.6g}  max {values.max():.6g}  mean {values.mean():.6g}"
+        )
+    digest = hashlib.sha256(array.tobytes()).hexdigest()[:12]
+    return f"{shaped_type_name(array)}  {stats}  sha256 {digest}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
