@@ -143,6 +143,16 @@ def _print_indexed(
     printer.print_string("]")
 
 
+def _print_element_access(
+    printer: Printer, op: Operation, tile: SSAValue, indices: Sequence[SSAValue]
+) -> None:
+    """`%t[%r, %c] {attrs} : tile-type`, the tail of `tile.read` and `tile.write`."""
+    _print_indexed(printer, tile, indices)
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(tile.type)
+
+
 def _parse_tile_type(parser: Parser) -> TileType:
     """Parse `: !pypto.tile<...>`; any other type is a parse error at the type."""
     parser.parse_punctuation(":")
@@ -298,10 +308,7 @@ class ReadOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        _print_indexed(printer, self.tile, self.indices)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.tile.type)
+        _print_element_access(printer, self, self.tile, self.indices)
 
     def verify_(self) -> None:
         tile = _tile(self.tile)
@@ -353,10 +360,7 @@ class WriteOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_ssa_value(self.value)
         printer.print_string(", ")
-        _print_indexed(printer, self.tile, self.indices)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.tile.type)
+        _print_element_access(printer, self, self.tile, self.indices)
 
     def verify_(self) -> None:
         tile = _tile(self.tile)
@@ -403,11 +407,8 @@ class ExtractOp(IRDLOperation):
         )
 
 
-@irdl_op_definition
-class MoveOp(IRDLOperation):
-    """`%l = pypto.tile.move %m : src -> dst`: the same data in another memory space."""
-
-    name = "pypto.tile.move"
+class TileToTileOp(IRDLOperation):
+    """`%z = pypto.tile.<op> %x : src -> dst`: one tile in, one tile of another type out."""
 
     source = operand_def(TileType)
     result = result_def(TileType)
@@ -418,6 +419,13 @@ class MoveOp(IRDLOperation):
 
     def __init__(self, source: SSAValue | Operation, result_type: TileType):
         super().__init__(operands=[source], result_types=[result_type])
+
+
+@irdl_op_definition
+class MoveOp(TileToTileOp):
+    """`%l = pypto.tile.move %m : src -> dst`: the same data in another memory space."""
+
+    name = "pypto.tile.move"
 
     def verify_(self) -> None:
         source = _tile(self.source)
@@ -668,20 +676,10 @@ class ReluOp(UnaryOp):
 
 
 @irdl_op_definition
-class CastOp(IRDLOperation):
+class CastOp(TileToTileOp):
     """`%z = pypto.tile.cast %x : src -> dst`: element type conversion."""
 
     name = "pypto.tile.cast"
-
-    source = operand_def(TileType)
-    result = result_def(TileType)
-
-    traits = traits_def(Pure())
-
-    assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
-
-    def __init__(self, source: SSAValue | Operation, result_type: TileType):
-        super().__init__(operands=[source], result_types=[result_type])
 
     def verify_(self) -> None:
         source = _tile(self.source)
@@ -714,18 +712,8 @@ def _verify_row_vector(
     _verify_space(row_vector, source.memory_space, f"row op {role}")
 
 
-class RowReductionOp(IRDLOperation):
+class RowReductionOp(TileToTileOp):
     """`%z = pypto.tile.row_<op> %x : [R,C] -> [R,1]`: reduce every row."""
-
-    source = operand_def(TileType)
-    result = result_def(TileType)
-
-    traits = traits_def(Pure())
-
-    assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
-
-    def __init__(self, source: SSAValue | Operation, result_type: TileType):
-        super().__init__(operands=[source], result_types=[result_type])
 
     def verify_(self) -> None:
         source = _tile(self.source)
