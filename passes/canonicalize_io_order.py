@@ -13,7 +13,7 @@ import heapq
 import sys
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from itertools import chain
 from typing import NamedTuple, TypeVar
@@ -33,7 +33,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import PassFailedException
 
-from passes.analysis.dependence import DependenceGraph
+from passes.analysis.dependence import DependenceGraph, OpSummaries
 from passes.demote import demote_to_scf_for
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
 from pypto_dialect.pipeline import PipelineOp
@@ -306,6 +306,11 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     """
 
     explain: bool = False
+    summaries: OpSummaries = field(default_factory=OpSummaries)
+    """
+    Memoized across the blocks of a nest, which are analysed inside out: valid
+    for one walk over one module (the pass builds a new pattern per run).
+    """
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not op.regions or (pipeline := closest(op, PipelineOp)) is None:
@@ -317,7 +322,7 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     def _reorder(
         self, block: Block, pipeline: PipelineOp, rewriter: PatternRewriter
     ) -> None:
-        graph = DependenceGraph.build(block)
+        graph = DependenceGraph.build(block, self.summaries)
         keys = [schedule_key(op, i, pipeline) for i, op in enumerate(graph.ops)]
         order = priority_order(graph, keys)
         moved = (

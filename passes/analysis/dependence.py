@@ -31,7 +31,7 @@ edges in ordinary code.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Protocol, cast
 
@@ -147,20 +147,25 @@ class DependenceGraph:
         self._successors: list[list[int]] = [[] for _ in ops]
 
     @classmethod
-    def build(cls, block: Block) -> DependenceGraph:
-        """The SSA and memory dependences among the top-level ops of `block`."""
+    def build(
+        cls, block: Block, summaries: OpSummaries | None = None
+    ) -> DependenceGraph:
+        """
+        The SSA and memory dependences among the top-level ops of `block`;
+        share `summaries` to analyse the blocks of a nest inside out.
+        """
         graph = cls(block, schedulable_ops(block))
-        forms = LinearForms()
+        summaries = summaries if summaries is not None else OpSummaries()
         frontier = _MemoryFrontier(graph.add_edge)
         for index, op in enumerate(graph.ops):
-            for value in _used_values(op):
+            for value in summaries.uses(op):
                 owner = value.owner
                 source = (
                     graph._index.get(owner) if isinstance(owner, Operation) else None
                 )
                 if source is not None and source < index:
                     graph.add_edge(source, index, Dependence(DependenceKind.SSA, value))
-            frontier.visit(index, memory_accesses(op, forms))
+            frontier.visit(index, summaries.accesses(op))
         graph.num_comparisons = frontier.num_comparisons
         return graph
 
@@ -209,48 +214,90 @@ def schedulable_ops(block: Block) -> list[Operation]:
     return ops
 
 
-def _used_values(op: Operation) -> Iterator[SSAValue]:
-    for nested in op.walk():
-        yield from nested.operands
-
-
 # --------------------------------------------------------------------------- #
 # Memory effects
 # --------------------------------------------------------------------------- #
 
 
-def memory_accesses(op: Operation, forms: LinearForms) -> list[MemoryAccess] | None:
+def memory_accesses(op: Operation, forms: LinearForms) -> Sequence[MemoryAccess] | None:
     """
-    The memory accesses of `op` and of the ops nested in it, as seen from
-    outside `op`, or None when some effect is unknown. A window offset that
-    depends on a value defined inside `op` is unknown in that dimension.
+    The distinct memory accesses of `op` and of the ops nested in it, as seen
+    from outside `op`, or None when some effect is unknown. A window offset
+    that depends on a value defined inside `op` is unknown in that dimension,
+    so the nested accesses of a loop often coincide: they count once.
     """
-    accesses: list[MemoryAccess] = []
-    pending = [op]
-    while pending:
-        current = pending.pop()
-        traits = current.get_traits_of_type(MemoryEffect)
+    return OpSummaries(forms).accesses(op)
+
+
+class OpSummaries:
+    """
+    What the dependence graph needs of an op and the ops nested in it, as seen
+    from outside: the values they use and their memory accesses. Memoized: an
+    op with regions combines the summaries of the ops in its blocks, so the
+    blocks of a nest analysed inside out visit each nested op once, not once
+    per enclosing block. Valid while the summarized ops keep their contents
+    (moving ops within a block, or changing attributes, is fine).
+    """
+
+    def __init__(self, forms: LinearForms | None = None):
+        self.forms = forms if forms is not None else LinearForms()
+        self._uses: dict[Operation, tuple[SSAValue, ...]] = {}
+        self._accesses: dict[Operation, tuple[MemoryAccess, ...] | None] = {}
+
+    def uses(self, op: Operation) -> Sequence[SSAValue]:
+        """The distinct values used by `op` or an op nested in it, defined outside `op`."""
+        if op not in self._uses:
+            values = list(op.operands)
+            for nested in _nested_ops(op):
+                values.extend(
+                    value
+                    for value in self.uses(nested)
+                    if not _is_defined_directly_in(value, op)
+                )
+            self._uses[op] = tuple(dict.fromkeys(values))
+        return self._uses[op]
+
+    def accesses(self, op: Operation) -> Sequence[MemoryAccess] | None:
+        """The accesses of `op`, as in `memory_accesses`."""
+        if op not in self._accesses:
+            self._accesses[op] = self._compute_accesses(op)
+        return self._accesses[op]
+
+    def _compute_accesses(self, op: Operation) -> tuple[MemoryAccess, ...] | None:
+        traits = op.get_traits_of_type(MemoryEffect)
         if not traits:
             return None
+        accesses: list[MemoryAccess] = []
         for trait in traits:
             if isinstance(trait, RecursiveMemoryEffect):
-                pending.extend(
-                    nested
-                    for region in current.regions
-                    for block in region.blocks
-                    for nested in block.ops
-                )
+                for nested in _nested_ops(op):
+                    inner = self.accesses(nested)
+                    if inner is None:
+                        return None
+                    accesses.extend(_seen_from_outside(a, op) for a in inner)
                 continue
-            effects = trait.get_effects(current)
+            effects = trait.get_effects(op)
             if effects is None:
                 return None
-            accesses.extend(_access(current, effect, op, forms) for effect in effects)
-    return accesses
+            accesses.extend(_access(op, effect, self.forms) for effect in effects)
+        return tuple(dict.fromkeys(accesses))
 
 
-def _access(
-    op: Operation, effect: EffectInstance, root: Operation, forms: LinearForms
-) -> MemoryAccess:
+def _nested_ops(op: Operation) -> Iterator[Operation]:
+    """The ops directly in the blocks of `op`."""
+    for region in op.regions:
+        for block in region.blocks:
+            yield from block.ops
+
+
+def _is_defined_directly_in(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is an argument of a block of `op`, or a result of an op in one."""
+    owner = value.owner
+    block = owner if isinstance(owner, Block) else owner.parent_block()
+    return block is not None and block.parent_op() is op
+
+
+def _access(op: Operation, effect: EffectInstance, forms: LinearForms) -> MemoryAccess:
     kind = AccessKind.READ if effect.kind is MemoryEffectKind.READ else AccessKind.WRITE
     value = effect.value if isinstance(effect.value, SSAValue) else None
     window = ANYWHERE
@@ -259,11 +306,14 @@ def _access(
         and isinstance(op, TensorWindowAccess)
         and value is op.accessed_tensor
     ):
-        if op is root:
-            window = access_window(op, forms)
-        else:
-            window = access_window(op, forms, lambda v: root.is_ancestor(v.owner))
+        window = access_window(op, forms)
     return MemoryAccess(kind, effect.resource, value, window)
+
+
+def _seen_from_outside(access: MemoryAccess, op: Operation) -> MemoryAccess:
+    """An access nested in `op`, with the offsets defined inside `op` unknown."""
+    window = access.window.hiding(lambda value: op.is_ancestor(value.owner))
+    return access if window is access.window else replace(access, window=window)
 
 
 def is_noalias_argument(value: SSAValue) -> bool:

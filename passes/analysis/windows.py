@@ -193,6 +193,16 @@ class Window:
             a.covers(b) for a, b in zip(self.dims, other.dims, strict=True)
         )
 
+    def hiding(self, is_hidden: Callable[[SSAValue], bool]) -> Window:
+        """This window with unknown offsets where they depend on a hidden value."""
+        dims = tuple(
+            WindowDim(None, dim.extent)
+            if dim.offset is not None and any(map(is_hidden, dim.offset.atoms))
+            else dim
+            for dim in self.dims
+        )
+        return self if dims == self.dims else Window(dims)
+
 
 ANYWHERE = Window()
 """The window of an access whose extent is unknown."""
@@ -208,9 +218,6 @@ def access_window(
     value (e.g. defined inside the regions of the op the analysis looks at
     from outside) has an unknown offset.
     """
-    dims: list[WindowDim] = []
-    for offset, extent in zip(op.window_offsets, op.window_shape, strict=True):
-        form = forms.of(offset)
-        known = not any(is_hidden(atom) for atom in form.atoms)
-        dims.append(WindowDim(form if known else None, extent))
-    return Window(tuple(dims))
+    offsets = zip(op.window_offsets, op.window_shape, strict=True)
+    window = Window(tuple(WindowDim(forms.of(o), extent) for o, extent in offsets))
+    return window.hiding(is_hidden)

@@ -20,6 +20,7 @@ from passes.analysis.dependence import (
     Dependence,
     DependenceGraph,
     DependenceKind,
+    OpSummaries,
     is_noalias_argument,
     memory_accesses,
 )
@@ -237,6 +238,32 @@ def test_nested_accesses_hide_inner_offsets():
     (store,) = accesses
     assert store.kind is AccessKind.WRITE
     assert store.window.dims[0].offset is None
+
+
+def test_summaries_count_nested_accesses_once_and_keep_outer_uses():
+    _, ops = _pipeline_graph(
+        _kernel("""
+    scf.for %j = %c0 to %c1 step %c1 {
+      %o = arith.addi %j, %c64 : index
+      pypto.tile.store %t, %x[%j] : !pypto.tile<64xf32, vec>, !pypto.tensor<256xf32>
+      pypto.tile.store %t, %x[%o] : !pypto.tile<64xf32, vec>, !pypto.tensor<256xf32>
+      %r = pypto.tile.load %y[%i] : !pypto.tensor<256xf32> -> !pypto.tile<64xf32, vec>
+    } {label = "loop"}
+    """)
+    )
+    summaries = OpSummaries()
+    accesses = summaries.accesses(ops["loop"])
+    assert accesses is not None
+    # Both stores may touch any element of %x: seen from outside, one access.
+    store, load = accesses
+    assert store.kind is AccessKind.WRITE
+    assert store.value is not None and store.value.name_hint == "x"
+    assert store.window.dims[0].offset is None
+    assert load.kind is AccessKind.READ
+    assert load.window.dims[0].offset is not None
+    # Values defined inside the loop (%j, %o, %r) are not uses of the loop.
+    uses = {value.name_hint for value in summaries.uses(ops["loop"])}
+    assert uses == {"c0", "c1", "c64", "t", "x", "y", "i"}
 
 
 def test_covered_accesses_leave_the_frontier_but_stay_ordered():

@@ -1,0 +1,65 @@
+"""The benchmark script runs once at its smallest size and writes its reports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).parents[2] / "bench" / "run.py"
+FAMILIES = {
+    "loops",
+    "unroll",
+    "stores-disjoint",
+    "stores-same",
+    "stores-in-place",
+    "stages-static",
+    "stages-dynamic",
+    "nesting",
+}
+PHASES = {"parse", "lower", "canonicalize", "print", "parse_output", "end_to_end"}
+
+
+def _table(markdown: str, header: str) -> list[list[str]]:
+    """The rows (cells) of the table that starts with `header`, separator excluded."""
+    lines = markdown.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    rows: list[list[str]] = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return [rows[0], *rows[2:]]
+
+
+def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
+    subprocess.run(
+        [sys.executable, str(SCRIPT), "--smoke", "--out", str(tmp_path)],
+        check=True,
+        capture_output=True,
+    )
+    report = json.loads((tmp_path / "results.json").read_text())
+    cases = report["cases"]
+    assert sorted(case["family"] for case in cases) == sorted(FAMILIES)
+    for case in cases:
+        assert case["ops_out"] > case["ops_in"] > 0
+        assert case["created_by_lowering"] > 0
+        assert set(case["medians"]) >= PHASES
+        assert all(seconds > 0 for seconds in case["medians"].values())
+        assert case["passes_over_io"] > 0
+    (unroll,) = (case for case in cases if case["family"] == "unroll")
+    assert unroll["created_by_unroll"] > 0
+    assert unroll["lower_over_unroll"] > 0
+    # One size per family: no exponent can be fitted.
+    assert all(
+        exponent is None
+        for phases in report["exponents"].values()
+        for exponent in phases.values()
+    )
+    assert {check["target"][:3] for check in report["targets"]} == {"(a)", "(b)"}
+
+    markdown = (tmp_path / "results.md").read_text()
+    header, *rows = _table(markdown, "| family | param | ops in |")
+    assert [row[0] for row in rows] == [case["family"] for case in cases]
+    assert all(len(row) == len(header) for row in rows)
