@@ -790,9 +790,16 @@ class PyPTOFunctions(InterpreterFunctions):
 # --------------------------------------------------------------------------- #
 
 
-def kernel_interpreter(module: ModuleOp) -> Interpreter:
-    """An interpreter for `module` that knows builtin, func, arith, scf and pypto."""
-    interpreter = Interpreter(module, index_bitwidth=INDEX_BITWIDTH)
+def kernel_interpreter(
+    module: ModuleOp, listeners: Sequence[Interpreter.Listener] = ()
+) -> Interpreter:
+    """
+    An interpreter for `module` that knows builtin, func, arith, scf and pypto,
+    reporting every op it runs to `listeners`.
+    """
+    interpreter = Interpreter(
+        module, index_bitwidth=INDEX_BITWIDTH, listeners=tuple(listeners)
+    )
     for functions in (
         BuiltinFunctions(),
         FuncFunctions(),
@@ -867,12 +874,14 @@ def run_kernel(
     args: Mapping[str, KernelArg],
     *,
     channels: Mapping[ChannelDirection, Sequence[Array]] | None = None,
+    listeners: Sequence[Interpreter.Listener] = (),
 ) -> KernelRun:
     """
     Run `@entry` of the (verified) `module` on `args`, given by parameter name:
     arrays of the exact shape and dtype for tensors and tiles, numbers for
     scalars. Tensors are copied in, so the caller's arrays are not modified.
-    `channels` holds tiles waiting in cross-core channels before the run.
+    `channels` holds tiles waiting in cross-core channels before the run;
+    `listeners` observe every op the interpreter runs.
     Any problem, in the arguments or during the run, raises `InterpretationError`.
     """
     kernel = find_kernel(module, entry)
@@ -889,7 +898,7 @@ def run_kernel(
         )
         for direction in ChannelDirection
     }
-    interpreter = kernel_interpreter(module)
+    interpreter = kernel_interpreter(module, listeners)
     interpreter.set_data(PyPTOFunctions, _CHANNELS, queues)
     with np.errstate(all="ignore"):
         results = interpreter.call_op(kernel, values)

@@ -5,8 +5,6 @@ from __future__ import annotations
 from io import StringIO
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from kernel_strategies import GeneratedKernel, kernels
 from xdsl.dialects import scf
 from xdsl.dialects import test as test_dialect
 from xdsl.dialects.builtin import ModuleOp
@@ -26,15 +24,8 @@ from passes.canonicalize_io_order import (
     priority_order,
     schedule_key,
 )
-from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.attributes import MembershipAttr
 from pypto_dialect.context import pypto_context
-from pypto_dialect.interpreter import (
-    compare_runs,
-    find_kernel,
-    random_inputs,
-    run_kernel,
-)
 from pypto_dialect.pipeline import PipelineOp
 
 
@@ -234,20 +225,3 @@ def test_explain_prints_moves(capsys: pytest.CaptureFixture[str]):
     ]
     canonicalize(parse(STAGE_TWO))
     assert capsys.readouterr().err == ""
-
-
-# --------------------------------------------------------------------------- #
-# Results are unchanged, on random kernels after lower-pipeline-loops
-# --------------------------------------------------------------------------- #
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(kernels(max_stages=4))
-def test_random_kernels_keep_their_results(kernel: GeneratedKernel):
-    """Lowered kernels (copies with overlapping windows included) compute the same."""
-    lowered = parse(kernel.text)
-    LowerPipelineLoopsPass().apply(pypto_context(), lowered)
-    inputs = random_inputs(find_kernel(lowered, kernel.entry), 0, kernel.index_args)
-    expected = run_kernel(lowered, kernel.entry, inputs)
-    actual = run_kernel(canonicalize(lowered), kernel.entry, inputs)
-    assert compare_runs(expected, actual) == []

@@ -6,31 +6,16 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
-from xdsl.interpreter import (
-    Interpreter,
-    InterpreterFunctions,
-    PythonValues,
-    ReturnedValues,
-    TerminatorValue,
-    impl,
-    impl_terminator,
-    register_impls,
-)
-from xdsl.interpreters.arith import ArithFunctions
-from xdsl.interpreters.builtin import scalar_attr
-from xdsl.interpreters.func import FuncFunctions
-from xdsl.interpreters.scf import ScfFunctions
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.comparisons import to_signed
 from xdsl.utils.exceptions import PassFailedException
 
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.context import pypto_context
-from pypto_dialect.pipeline import PipelineOp, YieldOp
+from pypto_dialect.interpreter import find_kernel, parameter_names, run_kernel
+from pypto_dialect.pipeline import PipelineOp
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.mlir"))
 
@@ -131,42 +116,11 @@ def test_api_bad_step_raises_diagnostic(step: str, message: str):
 # --------------------------------------------------------------------------- #
 
 
-@register_impls
-class _LoopFunctions(InterpreterFunctions):
-    """`pypto.pipeline` with `scf.for` semantics, and `arith.maxsi`."""
-
-    @impl(PipelineOp)
-    def run_pipeline(
-        self, interpreter: Interpreter, op: PipelineOp, args: PythonValues
-    ) -> PythonValues:
-        lb, ub, step, *carried = args
-        for index in range(lb.value.data, ub.value.data, step.value.data):
-            value = scalar_attr(index, IndexType(), interpreter.index_bitwidth)
-            carried = interpreter.run_ssacfg_region(op.body, (value, *carried))
-        return tuple(carried)
-
-    @impl_terminator(YieldOp)
-    def run_yield(
-        self, interpreter: Interpreter, op: YieldOp, args: PythonValues
-    ) -> tuple[TerminatorValue, PythonValues]:
-        return ReturnedValues(args), ()
-
-    @impl(arith.MaxSIOp)
-    def run_maxsi(
-        self, interpreter: Interpreter, op: arith.MaxSIOp, args: PythonValues
-    ) -> PythonValues:
-        lhs, rhs = (to_signed(arg.value.data, 64) for arg in args)
-        return (scalar_attr(max(lhs, rhs), op.result.type, 64),)
-
-
 def run(module: ModuleOp, *args: int) -> tuple[int, ...]:
-    interpreter = Interpreter(module, index_bitwidth=64)
-    for functions in (ArithFunctions(), ScfFunctions(), FuncFunctions()):
-        interpreter.register_implementations(functions)
-    interpreter.register_implementations(_LoopFunctions())
-    inputs = tuple(IntegerAttr(arg, IndexType()) for arg in args)
-    results = interpreter.call_op("kernel", inputs)
-    return tuple(to_signed(result.value.data, 64) for result in results)
+    """The results of `@kernel` called with the `index` arguments `args`."""
+    kernel = find_kernel(module, "kernel")
+    named = dict(zip(parameter_names(kernel), args, strict=True))
+    return tuple(int(result) for result in run_kernel(module, "kernel", named).results)
 
 
 def hash_kernel(lb: int | None, ub: int | None, step: int, stages: int) -> str:

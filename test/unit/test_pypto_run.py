@@ -100,11 +100,6 @@ def test_examples_under_the_pypto_passes(
     pipeline = "lower-pipeline-loops,canonicalize-io-order"
     path = str(EXAMPLES / f"{example}.mlir")
     code, out, err = pypto_run(capsys, path, "--passes", pipeline)
-    if code == 1 and "not implemented yet" in err:
-        # The passes were placeholders when this was written: the failure is
-        # a clean diagnostic. Once they land, only the branch below applies.
-        assert err.startswith(f"{path}: error: after --passes '{pipeline}': ")
-        return
     assert (code, err) == (0, "")
     assert out.endswith(
         f"after --passes '{pipeline}': all {len(out.splitlines()) - 2} outputs bit-identical\n"

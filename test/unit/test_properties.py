@@ -1,0 +1,361 @@
+"""
+Differential property tests of both passes on generated kernels.
+
+For `lower-pipeline-loops` (kernels with `stages` 1..8), `canonicalize-io-order`
+(kernels with `stages 1` only: it rejects more) and both chained, on every
+kernel `kernel_strategies.kernels()` draws:
+
+* the output verifies, and prints and parses back identically in custom and
+  generic form;
+* the pass is idempotent (applied again to its output, it prints the same);
+* the interpreter gives bit-identical outputs before and after, on the
+  kernel's `index_args` and seeded random inputs;
+* the independent legality check (`legality.py`) finds no conflicting memory
+  accesses whose order changed: the same access sequence after the pass that
+  copies ops, the same order of every conflicting pair after the pass that
+  moves them.
+
+The budget comes from the hypothesis profile (`conftest.py`): a derandomized
+one by default, `HYPOTHESIS_PROFILE=campaign` for a long campaign.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping
+from io import StringIO
+from typing import NamedTuple
+
+import pytest
+from hypothesis import Phase, event, given, settings
+from hypothesis import strategies as st
+from kernel_strategies import FEATURES, GeneratedKernel, kernels
+from legality import Trace, copy_violations, reorder_violations, trace_kernel
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+from xdsl.passes import ModulePass
+from xdsl.printer import Printer
+
+from passes.analysis.dependence import Dependence, DependenceGraph, DependenceKind
+from passes.canonicalize_io_order import CanonicalizeIOOrderPass
+from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from pypto_dialect.context import pypto_context
+from pypto_dialect.interpreter import (
+    KernelArg,
+    compare_runs,
+    find_kernel,
+    random_inputs,
+)
+
+CONTEXT = pypto_context()
+LOWER = LowerPipelineLoopsPass()
+CANONICALIZE = CanonicalizeIOOrderPass()
+SEEDS = st.integers(0, 2**32 - 1)
+"""Seeds of the random inputs."""
+
+Legality = Callable[[Trace, Trace], list[str]]
+
+
+def parse(text: str) -> ModuleOp:
+    return Parser(CONTEXT, text).parse_module()
+
+
+def print_ir(module: ModuleOp, *, generic: bool = False) -> str:
+    stream = StringIO()
+    Printer(stream, print_generic_format=generic).print_op(module)
+    return stream.getvalue()
+
+
+def check_output(pass_: ModulePass, module: ModuleOp, *, round_trip: bool) -> None:
+    """
+    `module`, the (verified) output of `pass_`, is a fixed point of `pass_`
+    and (with `round_trip`) parses back identically from its custom and
+    generic forms.
+    """
+    text = print_ir(module)
+    again = module.clone()
+    pass_.apply(CONTEXT, again)
+    assert print_ir(again) == text, f"{pass_.name} is not idempotent"
+    if round_trip:
+        assert print_ir(parse(text)) == text
+        assert print_ir(parse(print_ir(module, generic=True))) == text
+
+
+class Run:
+    """One generated kernel, its inputs, and its current module and trace."""
+
+    def __init__(self, kernel: GeneratedKernel, seed: int):
+        for feature in kernel.features:
+            event(feature)
+        self.kernel = kernel
+        self.module = parse(kernel.text)
+        self.module.verify()
+        kernel_op = find_kernel(self.module, kernel.entry)
+        self.inputs: Mapping[str, KernelArg] = random_inputs(
+            kernel_op, seed, kernel.index_args
+        )
+        self.trace = self.run()
+
+    def run(self) -> Trace:
+        return trace_kernel(self.module, self.kernel.entry, self.inputs)
+
+    def apply(self, pass_: ModulePass, legality: Legality) -> Differences:
+        """
+        Apply `pass_` in place, check that the output verifies, and return how
+        the run after the pass differs from the run before.
+        """
+        pass_.apply(CONTEXT, self.module)
+        self.module.verify()
+        before, self.trace = self.trace, self.run()
+        return Differences(
+            compare_runs(before.run, self.trace.run), legality(before, self.trace)
+        )
+
+
+class Differences(NamedTuple):
+    outputs: list[str]
+    """The outputs that are not bit-identical."""
+    violations: list[str]
+    """Conflicting memory accesses whose order changed."""
+
+
+NONE = Differences([], [])
+
+
+def lower(run: Run, *, round_trip: bool = True) -> None:
+    """Apply `lower-pipeline-loops` and check every property."""
+    assert run.apply(LOWER, copy_violations) == NONE
+    check_output(LOWER, run.module, round_trip=round_trip)
+
+
+def canonicalize(run: Run) -> None:
+    """Apply `canonicalize-io-order` and check every property."""
+    order = [access.instance for access in run.trace.accesses]
+    assert run.apply(CANONICALIZE, reorder_violations) == NONE
+    check_output(CANONICALIZE, run.module, round_trip=True)
+    if order != [access.instance for access in run.trace.accesses]:
+        event("canonicalize-io-order reordered memory accesses")
+
+
+# --------------------------------------------------------------------------- #
+# The properties
+# --------------------------------------------------------------------------- #
+
+
+@given(kernels(), SEEDS)
+def test_lower_pipeline_loops(kernel: GeneratedKernel, seed: int):
+    lower(Run(kernel, seed))
+
+
+@given(kernels(max_stages=1), SEEDS)
+def test_canonicalize_io_order(kernel: GeneratedKernel, seed: int):
+    canonicalize(Run(kernel, seed))
+
+
+@given(kernels(), SEEDS)
+def test_both_passes_chained(kernel: GeneratedKernel, seed: int):
+    run = Run(kernel, seed)
+    lower(run, round_trip=False)  # test_lower_pipeline_loops round-trips its output
+    canonicalize(run)
+
+
+# --------------------------------------------------------------------------- #
+# The generator covers what the passes must handle
+# --------------------------------------------------------------------------- #
+
+SAMPLE = settings(
+    max_examples=300,
+    derandomize=True,
+    database=None,
+    phases=[Phase.generate],
+    deadline=None,
+)
+"""A fixed sample of kernels, the same on every run, whatever the profile."""
+
+
+def test_generator_covers_every_feature():
+    seen: Counter[str] = Counter()
+
+    @SAMPLE
+    @given(kernels())
+    def sample(kernel: GeneratedKernel):
+        seen.update(kernel.features)
+
+    sample()
+    rare = {feature: seen[feature] for feature in FEATURES if seen[feature] < 5}
+    assert rare == {}
+
+
+# --------------------------------------------------------------------------- #
+# The legality checks can fail: hand-made reorders
+# --------------------------------------------------------------------------- #
+
+ACCESSES = """
+func.func @helper() {
+  func.return
+}
+func.func @kernel(%x: !pypto.tensor<16xf32>, %y: !pypto.tensor<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %t = pypto.tile.load %y[%c0] : !pypto.tensor<16xf32> -> !pypto.tile<8xf32, vec>
+  pypto.tile.store %t, %x[%c0] : !pypto.tile<8xf32, vec>, !pypto.tensor<16xf32>
+  %u = pypto.tile.load %x[%c4] : !pypto.tensor<16xf32> -> !pypto.tile<8xf32, vec>
+  %v = pypto.tile.load %x[%c8] : !pypto.tensor<16xf32> -> !pypto.tile<8xf32, vec>
+  pypto.tile.store %v, %x[%c4] : !pypto.tile<8xf32, vec>, !pypto.tensor<16xf32>
+  func.call @helper() : () -> ()
+  pypto.tile.tpush_to_aiv %u : !pypto.tile<8xf32, vec>
+  pypto.tile.tpush_to_aiv %v : !pypto.tile<8xf32, vec>
+  pypto.tile.tpush_to_aic %t : !pypto.tile<8xf32, vec>
+  %w = pypto.tile.tpop_from_aic : !pypto.tile<8xf32, vec>
+  pypto.tile.store %w, %y[%c8] : !pypto.tile<8xf32, vec>, !pypto.tensor<16xf32>
+  func.return
+}
+"""
+"""Top-level ops of @kernel, by position: 3 load %t, 4 store x[0:8], 5 load
+%u x[4:12], 6 load %v x[8:16], 7 store x[4:12], 8 call, 9-10 pushes to aiv,
+11 push to aic, 12 pop, 13 store y[8:16]."""
+
+
+def trace_after_moving(moves: list[tuple[int, int]]) -> tuple[Trace, Trace]:
+    """
+    The traces of `ACCESSES` before and after moving, in turn, each op at
+    position `p` (original numbering) right before the op at position `q`.
+    """
+    module = parse(ACCESSES)
+    module.verify()
+    block = find_kernel(module, "kernel").body.block
+    ops = list(block.ops)
+    inputs = random_inputs(find_kernel(module, "kernel"), 0)
+    before = trace_kernel(module, "kernel", inputs)
+    for moved, anchor in moves:
+        ops[moved].detach()
+        block.insert_op_before(ops[moved], ops[anchor])
+    return before, trace_kernel(module, "kernel", inputs)
+
+
+@pytest.mark.parametrize(
+    ("moves", "violation"),
+    [
+        pytest.param([(6, 4)], None, id="load hoisted above a disjoint store"),
+        pytest.param([(6, 5)], None, id="two loads swapped"),
+        pytest.param([(11, 9)], None, id="pushes to two channels swapped"),
+        pytest.param(
+            [(5, 4)],
+            "pypto.tile.load %u (run 0) reads %x[4:12]: element [4] last written "
+            "by pypto.tile.store (run 0) writes %x[0:8] before the pass, by the "
+            "input after it",
+            id="read after write",
+        ),
+        pytest.param(
+            [(6, 5), (7, 5)],
+            "pypto.tile.load %u (run 0) reads %x[4:12]: element [4] last written "
+            "by pypto.tile.store (run 0) writes %x[0:8] before the pass, by "
+            "pypto.tile.store (run 0) writes %x[4:12] after it",
+            id="write after read",
+        ),
+        pytest.param(
+            [(7, 4), (6, 7)],
+            "pypto.tile.store (run 0) writes %x[4:12]: element [4] last written "
+            "by pypto.tile.store (run 0) writes %x[0:8] before the pass, by the "
+            "input after it",
+            id="write after write",
+        ),
+        pytest.param(
+            [(10, 9)],
+            "pypto.tile.tpush_to_aiv (run 0) writes pypto.channel.aic_to_aiv: "
+            "last written by pypto.tile.tpush_to_aiv (run 0) writes "
+            "pypto.channel.aic_to_aiv before the pass, by the input after it",
+            id="pushes to one channel swapped",
+        ),
+        pytest.param(
+            [(9, 8)],
+            "pypto.tile.tpush_to_aiv (run 0) writes pypto.channel.aic_to_aiv: the "
+            "last op with unknown effects before it is func.call (run 0) writes "
+            "unknown memory before the pass, none after it",
+            id="push hoisted above a call",
+        ),
+    ],
+)
+def test_reorder_violations(moves: list[tuple[int, int]], violation: str | None):
+    before, after = trace_after_moving(moves)
+    assert compare_runs(before.run, after.run) == [] or violation is not None
+    violations = reorder_violations(before, after)
+    if violation is None:
+        assert violations == []
+    else:
+        assert violations and violations[0].startswith(violation)
+
+
+def test_reorder_violations_need_the_same_accesses():
+    module = parse(ACCESSES)
+    module.verify()
+    inputs = random_inputs(find_kernel(module, "kernel"), 0)
+    before = trace_kernel(module, "kernel", inputs)
+    store = next(op for op in module.walk() if op.name == "pypto.tile.store")
+    store.parent_block().insert_op_after(store.clone(), store)  # pyright: ignore[reportOptionalMemberAccess]
+    after = trace_kernel(module, "kernel", inputs)
+    assert reorder_violations(before, after) == [
+        "pypto.tile.store (run 0) writes %x[0:8]: only after the pass"
+    ]
+    assert copy_violations(before, after) == [
+        "access #2: pypto.tile.load %u (run 0) reads %x[4:12] before, "
+        "pypto.tile.store (run 0) writes %x[0:8] after",
+        "11 accesses before, 12 after",
+    ]
+
+
+def test_copy_violations_accept_the_same_accesses():
+    inputs = random_inputs(find_kernel(parse(ACCESSES), "kernel"), 0)
+    once, again = (trace_kernel(parse(ACCESSES), "kernel", inputs) for _ in range(2))
+    assert copy_violations(once, again) == []
+    # Other ops (parsed twice): the k-th run of an op is not the same access.
+    assert reorder_violations(once, again)[0].endswith(": only before the pass")
+
+
+# --------------------------------------------------------------------------- #
+# The checks can fail: a pass that drops memory dependences is caught
+# --------------------------------------------------------------------------- #
+
+
+@pytest.fixture
+def ssa_edges_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make `canonicalize-io-order` ignore memory dependences (a deliberate bug)."""
+    add_edge = DependenceGraph.add_edge
+
+    def add_ssa_edge(
+        graph: DependenceGraph, source: int, target: int, reason: Dependence
+    ) -> None:
+        if reason.kind is DependenceKind.SSA:
+            add_edge(graph, source, target, reason)
+
+    monkeypatch.setattr(DependenceGraph, "add_edge", add_ssa_edge)
+
+
+@pytest.mark.usefixtures("ssa_edges_only")
+@pytest.mark.parametrize("max_stages", [1, 8])
+def test_dropped_memory_dependences_are_caught(max_stages: int):
+    """
+    On a fixed sample, the broken pass reorders conflicting accesses in many
+    kernels: the legality check flags them, and the interpreter sees
+    different outputs in some of them, never without the legality check
+    flagging the kernel too.
+    """
+    caught: Counter[str] = Counter()
+
+    @settings(SAMPLE, max_examples=100)
+    @given(kernels(max_stages=max_stages))
+    def sample(kernel: GeneratedKernel):
+        run = Run(kernel, 0)
+        if max_stages > 1:
+            run.apply(LOWER, copy_violations)
+        outputs, violations = run.apply(CANONICALIZE, reorder_violations)
+        caught["kernels"] += 1
+        caught["illegal"] += bool(violations)
+        caught["different outputs"] += bool(outputs)
+        caught["different outputs, legal"] += bool(outputs) and not violations
+
+    sample()
+    assert caught["illegal"] >= caught["kernels"] // 10, caught
+    assert caught["different outputs"] > 0, caught
+    assert caught["different outputs, legal"] == 0, caught
