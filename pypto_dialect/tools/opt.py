@@ -9,71 +9,29 @@ offending source line, and the exit code is 1, without a Python traceback.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import warnings
-from collections.abc import Generator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import IO
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.parser import Parser
-from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
-from xdsl.utils.lexer import Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-
-class _SpanRecordingParser(Parser):
-    """A parser that remembers where in the source each operation starts."""
-
-    def __init__(
-        self,
-        ctx: Context,
-        source: str,
-        name: str,
-        op_spans: dict[Operation, Span[str]],
-        line_offset: int,
-    ):
-        super().__init__(ctx, source, name)
-        self._op_spans = op_spans
-        self._line_offset = line_offset
-
-    def parse_operation(self) -> Operation:
-        span = self._current_token.span
-        op = super().parse_operation()
-        self._op_spans[op] = dataclasses.replace(span, line_offset=self._line_offset)
-        return op
-
-
-@contextmanager
-def _recording_diagnosed_ops() -> Generator[list[Operation]]:
-    """Collect the ops that xDSL attaches diagnostics to while the block runs."""
-    diagnosed: list[Operation] = []
-    add_message = Diagnostic.add_message
-
-    def recording_add_message(self: Diagnostic, op: Operation, message: str) -> None:
-        diagnosed.append(op)
-        add_message(self, op, message)
-
-    setattr(Diagnostic, "add_message", recording_add_message)  # noqa: B010
-    try:
-        yield diagnosed
-    finally:
-        setattr(Diagnostic, "add_message", add_message)  # noqa: B010
-
-
-def _source_excerpt(span: Span[str] | Span[bytes]) -> str:
-    """The source line(s) of `span` with carets under it, without the location line."""
-    return span.print_with_context().split("\n", 1)[1].rstrip("\n")
+from pypto_dialect.tools.diagnostics import (
+    OpSpans,
+    SpanRecordingParser,
+    first_located,
+    located_error,
+    recording_diagnosed_ops,
+)
 
 
 class PyPTOOptMain(xDSLOptMain):
     """`xdsl-opt` whose diagnostics are `error:` lines instead of tracebacks."""
 
-    op_spans: dict[Operation, Span[str]]
+    op_spans: OpSpans
 
     def __init__(
         self,
@@ -88,7 +46,7 @@ class PyPTOOptMain(xDSLOptMain):
     ) -> ModuleOp | None:
         if self.args.frontend or file_extension != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
-        parser = _SpanRecordingParser(
+        parser = SpanRecordingParser(
             self.ctx,
             chunk.read().decode(),
             self.get_input_name(),
@@ -98,25 +56,20 @@ class PyPTOOptMain(xDSLOptMain):
         return parser.parse_module(not self.args.no_implicit_module)
 
     def run(self) -> None:
-        with _recording_diagnosed_ops() as diagnosed:
+        with recording_diagnosed_ops() as diagnosed:
             try:
                 super().run()
             except ParseError as error:
-                location = error.span.get_location()
-                _fail(f"{location}: error: {error.msg}", _source_excerpt(error.span))
+                _fail(located_error(error.span, error.msg))
             except DiagnosticException as error:
                 self._report_diagnostic(error, diagnosed)
 
     def _report_diagnostic(
         self, error: DiagnosticException, diagnosed: list[Operation]
     ) -> None:
-        located = next((op for op in diagnosed if op in self.op_spans), None)
+        located = first_located(diagnosed, self.op_spans)
         if located is not None:
-            span = self.op_spans[located]
-            _fail(
-                f"{span.get_location()}: error: '{located.name}' op {error}",
-                _source_excerpt(span),
-            )
+            _fail(located_error(self.op_spans[located], f"'{located.name}' op {error}"))
         notes: list[str] = getattr(error, "__notes__", [])
         _fail(f"{self.get_input_name()}: error: {error}", *notes)
 

@@ -25,10 +25,14 @@ from typing import Any
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.exceptions import (
+    ArgSpecParseError,
+    DiagnosticException,
+    InterpretationError,
+    ParseError,
+)
 
 from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import (
@@ -41,6 +45,13 @@ from pypto_dialect.interpreter import (
     random_inputs,
     run_kernel,
     shaped_type_name,
+)
+from pypto_dialect.tools.diagnostics import (
+    OpSpans,
+    SpanRecordingParser,
+    first_located,
+    located_error,
+    recording_diagnosed_ops,
 )
 
 PassFactories = Mapping[str, Callable[[], type[ModulePass]]]
@@ -136,7 +147,8 @@ def _assignment(text: str) -> tuple[str, int]:
 def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
     ctx = pypto_context()
     source_name = "<stdin>" if options.kernel == "-" else options.kernel
-    module = _parse(ctx, options.kernel, source_name)
+    op_spans: OpSpans = {}
+    module = _parse(ctx, options.kernel, source_name, op_spans)
     pipeline = (
         None if options.passes is None else _pipeline(options.passes, available_passes)
     )
@@ -145,7 +157,7 @@ def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
         overrides |= _load_inputs(options.inputs)
     overrides |= dict(options.index)
 
-    with _reported(source_name):
+    with _reported(source_name, op_spans):
         module.verify()
         entry = (options.entry or _only_kernel(module)).removeprefix("@")
         kernel = find_kernel(module, entry)
@@ -158,42 +170,55 @@ def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
         return 0
 
     transformed = module.clone()
-    with _reported(source_name, f"after --passes '{options.passes}'"):
+    # The ops that the passes keep (or move) keep their source locations.
+    originals = zip(transformed.walk(), module.walk(), strict=True)
+    op_spans |= {copy: op_spans[op] for copy, op in originals if op in op_spans}
+    context = f"after --passes '{options.passes}'"
+    with _reported(source_name, op_spans, context):
         pipeline.apply(ctx, transformed)
         transformed.verify()
         after = run_kernel(transformed, entry, inputs)
     differences = compare_runs(run, after)
     outputs = len(run.outputs())
     if not differences:
-        print(f"after --passes '{options.passes}': all {outputs} outputs bit-identical")
+        print(f"{context}: all {outputs} outputs bit-identical")
         return 0
-    print(
-        f"after --passes '{options.passes}': {len(differences)} of {outputs} "
-        "outputs differ"
-    )
+    print(f"{context}: {len(differences)} of {outputs} outputs differ")
     for difference in differences:
         print(f"  {difference}")
     return 1
 
 
 @contextmanager
-def _reported(source_name: str, context: str = "") -> Generator[None]:
-    """Turn the diagnostics raised in the block into `error:` failures."""
-    try:
-        yield
-    except DiagnosticException as error:
-        prefix = f"{context}: " if context else ""
-        raise _Failure(f"{source_name}: error: {prefix}{error}") from None
+def _reported(
+    source_name: str, op_spans: OpSpans, context: str = ""
+) -> Generator[None]:
+    """
+    Turn the diagnostics raised in the block into `error:` failures, located
+    at the op they are about when it comes from the source (ops the passes
+    create do not). Interpretation errors name their op themselves.
+    """
+    with recording_diagnosed_ops() as diagnosed:
+        try:
+            yield
+        except DiagnosticException as error:
+            prefix = f"{context}: " if context else ""
+            located = first_located(diagnosed, op_spans)
+            if located is None:
+                raise _Failure(f"{source_name}: error: {prefix}{error}") from None
+            if not isinstance(error, InterpretationError):
+                prefix += f"'{located.name}' op "
+            raise _Failure(
+                located_error(op_spans[located], prefix + str(error))
+            ) from None
 
 
-def _parse(ctx: Context, path: str, source_name: str) -> ModuleOp:
+def _parse(ctx: Context, path: str, source_name: str, op_spans: OpSpans) -> ModuleOp:
     try:
         text = sys.stdin.read() if path == "-" else _read(path)
-        return Parser(ctx, text, source_name).parse_module()
+        return SpanRecordingParser(ctx, text, source_name, op_spans).parse_module()
     except ParseError as error:
-        excerpt = error.span.print_with_context().split("\n", 1)[1].rstrip("\n")
-        location = error.span.get_location()
-        raise _Failure(f"{location}: error: {error.msg}\n{excerpt}") from None
+        raise _Failure(located_error(error.span, error.msg)) from None
 
 
 def _read(path: str) -> str:

@@ -191,7 +191,8 @@ def test_a_failing_pass_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         (
             ["--index", "n=9"],
-            "{kernel}: error: pypto.tile.load: window [64:72] is out of bounds of !pypto.tensor<64xf32>",
+            "{kernel}:7:5: error: pypto.tile.load: window [64:72] is out of bounds of !pypto.tensor<64xf32>\n"
+            "    %t = pypto.tile.load %x[%off] :",
         ),
         (
             ["--index", "m=9"],
@@ -253,7 +254,8 @@ def test_errors_are_messages(
             "  %c9 = arith.constant 9 : index\n"
             "  %t = pypto.tile.load %x[%c9] : !pypto.tensor<8xf32> -> !pypto.tile<4xf32, vec>\n"
             "  func.return\n}\n",
-            "{kernel}: error: window [9, 13) is out of bounds of dimension 0 of size 8\n",
+            "{kernel}:3:3: error: 'pypto.tile.load' op window [9, 13) is out of bounds "
+            "of dimension 0 of size 8\n  %t = pypto.tile.load %x[%c9] :",
         ),
         (
             "func.func @f() {\n  func.return\n}\nfunc.func @g() {\n  func.return\n}\n",
@@ -301,6 +303,8 @@ def test_console_script(tmp_path: Path) -> None:
     )
     assert failing.returncode == 1
     assert failing.stderr == (
-        f"{kernel}: error: pypto.tile.load: window [64:72] is out of bounds of "
+        f"{kernel}:7:5: error: pypto.tile.load: window [64:72] is out of bounds of "
         "!pypto.tensor<64xf32>\n"
+        "    %t = pypto.tile.load %x[%off] : !pypto.tensor<64xf32> -> !pypto.tile<8xf32, vec>\n"
+        "    ^^\n"
     )

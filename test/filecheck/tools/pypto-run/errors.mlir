@@ -26,4 +26,5 @@ func.func @g() {
 // NOPE:  [[FILE]]: error: no function @nope in the module (functions: @f, @g)
 // PASS:  pypto-run: error: --passes: Unrecognized passes: ['no-such-pass']
 // NPZ:   [[FILE]]: error: cannot read the inputs: not an .npz archive
-// FAILED: [[FILE]]: error: after --passes 'canonicalize-io-order': {{.+}}
+// FAILED:      [[FILE]]:13:3: error: after --passes 'canonicalize-io-order': 'pypto.pipeline' op pypto.pipeline with stages 2 is not lowered yet
+// FAILED-NEXT: {{^}}  pypto.pipeline %i = %c0 to %c2 step %c1 stages 2 {

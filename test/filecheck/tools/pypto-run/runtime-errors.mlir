@@ -1,5 +1,5 @@
-// Run-time problems are `error:` lines naming the op, with exit code 1 and no
-// traceback: out-of-bounds windows, non-positive steps, empty channels.
+// Run-time problems are `error:` lines at the op's location, naming the op,
+// with exit code 1 and no traceback: out-of-bounds windows, non-positive steps, empty channels.
 
 // RUN: pypto-run %s --entry copy --index n=8 --index step=1 | filecheck %s --check-prefix=OK
 // RUN: not pypto-run %s --entry copy --index n=9 --index step=1 2>&1 | filecheck %s --check-prefix=LOAD -DFILE=%s
@@ -27,9 +27,12 @@ func.func @pop() {
 // OK-NEXT:   %out  written    64xf32
 
 // LOAD-NOT:  Traceback
-// LOAD:      [[FILE]]: error: pypto.tile.load: window [64:72] is out of bounds of !pypto.tensor<64xf32>
+// LOAD:      [[FILE]]:14:5: error: pypto.tile.load: window [64:72] is out of bounds of !pypto.tensor<64xf32>
+// LOAD-NEXT: {{^}}    %t = pypto.tile.load %x[%off]
+// LOAD-NEXT: {{^}}    ^^
 // LOAD-NOT:  Traceback
 
-// STEP:      [[FILE]]: error: pypto.pipeline: the step must be positive at run time, got 0
+// STEP:      [[FILE]]:12:3: error: pypto.pipeline: the step must be positive at run time, got 0
+// STEP-NEXT: {{^}}  pypto.pipeline %i = %c0 to %n step %step stages 2 {
 
-// POP:       [[FILE]]: error: pypto.tile.tpop_from_aic: the aic_to_aiv channel is empty
+// POP:       [[FILE]]:21:3: error: pypto.tile.tpop_from_aic: the aic_to_aiv channel is empty
