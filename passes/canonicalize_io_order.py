@@ -25,9 +25,7 @@ from xdsl.ir import Attribute, Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
-    op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
@@ -47,6 +45,7 @@ from pypto_dialect.tile import (
     WriteOp,
 )
 from pypto_dialect.types import MemorySpace, TileType
+from pypto_dialect.utils import walk_ops
 
 
 class Category(Enum):
@@ -337,17 +336,9 @@ class CanonicalizeIOOrderPattern(RewritePattern):
             print(header, *lines, sep="\n", file=sys.stderr)
 
 
-class DemotePipeline(RewritePattern):
-    """`pypto.pipeline stages 1` -> `scf.for`."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: PipelineOp, rewriter: PatternRewriter) -> None:
-        demote_to_scf_for(op, rewriter)
-
-
 def check_lowered(module: ModuleOp) -> None:
     """Raise a diagnostic on the first `pypto.pipeline` with more than one stage."""
-    for op in module.walk():
+    for op in walk_ops(module):
         if isinstance(op, PipelineOp) and op.num_stages > 1:
             message = (
                 f"pypto.pipeline with stages {op.num_stages} is not lowered yet: "
@@ -372,11 +363,13 @@ class CanonicalizeIOOrderPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_lowered(op)
-        PatternRewriteWalker(
-            CanonicalizeIOOrderPattern(self.explain),
-            walk_regions_first=True,
-            apply_recursively=False,
-        ).rewrite_module(op)
-        PatternRewriteWalker(DemotePipeline(), apply_recursively=False).rewrite_module(
-            op
-        )
+        # Linear walks (not xDSL's walker, whose walk costs the nesting depth
+        # per op): the blocks inner first, as the pattern expects.
+        ops = [nested for top in op.ops for nested in walk_ops(top, regions_first=True)]
+        pipelines = [nested for nested in ops if isinstance(nested, PipelineOp)]
+        pattern = CanonicalizeIOOrderPattern(self.explain)
+        for nested in ops:
+            if nested.regions:
+                pattern.match_and_rewrite(nested, PatternRewriter(nested))
+        for pipeline in pipelines:
+            demote_to_scf_for(pipeline, PatternRewriter(pipeline))

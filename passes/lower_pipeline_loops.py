@@ -18,7 +18,6 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -31,7 +30,7 @@ from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.pipeline import PipelineOp, YieldOp
 from pypto_dialect.tile import MatmulAccOp, MatmulOp
 from pypto_dialect.types import MemorySpace, TileType
-from pypto_dialect.utils import constant_int
+from pypto_dialect.utils import constant_int, walk_ops
 
 
 def _fail(op: Operation, message: str) -> NoReturn:
@@ -347,9 +346,16 @@ class LowerPipelineLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Diagnose first, so a failure reports the input IR, not a half-lowered one.
-        for nested in op.walk():
+        for nested in walk_ops(op):
             _check(nested)
-        # The pattern alone (no GreedyRewritePatternApplier) so no DCE runs.
-        PatternRewriteWalker(
-            LowerPipelinePattern(), walk_regions_first=True, apply_recursively=False
-        ).rewrite_module(op)
+        # Linear walks (xDSL's walker costs the nesting depth per op: cubic on
+        # a lowered cascade when the pass runs again), inner loops first. The
+        # pattern alone (no GreedyRewritePatternApplier), so no DCE runs.
+        pipelines = [
+            nested
+            for nested in walk_ops(op, regions_first=True)
+            if isinstance(nested, PipelineOp)
+        ]
+        pattern = LowerPipelinePattern()
+        for pipeline in pipelines:
+            pattern.match_and_rewrite(pipeline, PatternRewriter(pipeline))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.traits import ConstantLike
 
 
@@ -13,3 +15,32 @@ def constant_int(value: SSAValue) -> int | None:
     if isinstance(attr, IntegerAttr):
         return attr.value.data
     return None
+
+
+def walk_ops(root: Operation, *, regions_first: bool = False) -> Iterator[Operation]:
+    """
+    `root` and the ops nested in it in the order of `Operation.walk`: program
+    order, each op before the ops in its regions (after them with
+    `regions_first`). Linear in the number of ops whatever the nesting:
+    `Operation.walk` nests one generator per level, so it costs the depth per
+    op, which is cubic in F on the `scf.if` cascade of a lowered dynamic
+    pipeline. Ops are expanded when reached: materialize the walk before
+    rewriting the IR.
+    """
+    stack: list[tuple[Operation, bool]] = [(root, False)]
+    while stack:
+        op, expanded = stack.pop()
+        if expanded:
+            yield op
+            continue
+        if regions_first:
+            stack.append((op, True))  # yielded once its regions are done
+        else:
+            yield op
+        if op.regions:
+            stack.extend(
+                (nested, False)
+                for region in reversed(op.regions)
+                for block in reversed(region.blocks)
+                for nested in reversed(block.ops)
+            )
