@@ -1,8 +1,8 @@
 """
 Benchmarks of `lower-pipeline-loops` and `canonicalize-io-order`.
 
-    python bench/run.py [--sizes OPS ...] [--repeat N] [--out DIR] [--smoke]
-                        [--families NAME ...]
+    python bench/run.py [--sizes OPS ...] [--stages F ...] [--repeat N]
+                        [--out DIR] [--smoke] [--families NAME ...]
 
 For every synthetic module (`synthetic.py`) it measures, in this process with
 `time.perf_counter` (median of `--repeat` runs): parse, each pass, print, and
@@ -48,6 +48,8 @@ from pypto_dialect.context import pypto_context
 PIPELINE = "lower-pipeline-loops,canonicalize-io-order"
 DEFAULT_SIZES = (1_000, 2_500, 5_000, 10_000, 25_000, 50_000)
 """Ops after lowering of the `loops` and `unroll` families."""
+DEFAULT_STAGES = (8, 16, 32, 64)
+"""F of the `stages-static` and `stages-dynamic` families."""
 
 KERNEL_STAGES = 4
 KERNEL_TRIP = 10
@@ -83,6 +85,16 @@ class Case:
 
 
 @dataclass(frozen=True)
+class Scale:
+    """How far the families go: the `--sizes` and `--stages` options."""
+
+    sizes: Sequence[int]
+    """Ops after lowering of the `loops` and `unroll` modules."""
+    stages: Sequence[int]
+    """F of the `stages-*` modules."""
+
+
+@dataclass(frozen=True)
 class Family:
     """A kind of module, scaled by one parameter."""
 
@@ -90,8 +102,8 @@ class Family:
     description: str
     parameter: str
     """What the parameter counts."""
-    parameters: Callable[[Sequence[int]], Sequence[int]]
-    """The parameters to run, given the `--sizes` (target op counts)."""
+    parameters: Callable[[Scale], Sequence[int]]
+    """The parameters to run at a scale."""
     make: Callable[[int], Case]
 
 
@@ -143,7 +155,7 @@ FAMILIES: tuple[Family, ...] = (
         f"pairs of softmax and matmul kernels, {KERNEL_TRIP} iterations, "
         f"stages {KERNEL_STAGES}",
         "kernel pairs",
-        lambda sizes: _kernel_pairs(sizes, KERNEL_TRIP),
+        lambda scale: _kernel_pairs(scale.sizes, KERNEL_TRIP),
         _kernels,
     ),
     Family(
@@ -151,7 +163,7 @@ FAMILIES: tuple[Family, ...] = (
         f"the same kernels with {KERNEL_STAGES} iterations; ratio (b) against "
         "scf-for-loop-unroll",
         "kernel pairs",
-        lambda sizes: _kernel_pairs(sizes, KERNEL_STAGES),
+        lambda scale: _kernel_pairs(scale.sizes, KERNEL_STAGES),
         _unroll,
     ),
     *(_stores(mode) for mode in synthetic.WindowMode),
@@ -159,7 +171,7 @@ FAMILIES: tuple[Family, ...] = (
         "stages-static",
         f"one pipeline, {STATIC_ITEMS} items, 2F-1 iterations (F-1 remainder copies)",
         "F",
-        lambda _: (8, 16, 32, 64),
+        lambda scale: scale.stages,
         lambda f: Case(
             "stages-static", f, synthetic.items_module(STATIC_ITEMS, f, 2 * f - 1)
         ),
@@ -169,7 +181,7 @@ FAMILIES: tuple[Family, ...] = (
         f"one pipeline, {DYNAMIC_ITEMS} items, dynamic upper bound "
         "(F + F(F-1)/2 copies)",
         "F",
-        lambda _: (8, 16, 32, 64),
+        lambda scale: scale.stages,
         lambda f: Case(
             "stages-dynamic", f, synthetic.items_module(DYNAMIC_ITEMS, f, None)
         ),
@@ -491,6 +503,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         default=DEFAULT_SIZES,
         help="ops after lowering of the loops and unroll modules",
     )
+    parser.add_argument(
+        "--stages",
+        type=int,
+        nargs="+",
+        default=DEFAULT_STAGES,
+        help="F of the stages-static and stages-dynamic modules",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
     parser.add_argument(
@@ -510,18 +529,24 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> None:
     args = _arguments(argv)
     repeat = 1 if args.smoke else args.repeat
+    scale = Scale(args.sizes, args.stages)
     cases = [
         family.make(parameter)
         for family in FAMILIES
         if family.name in args.families
-        for parameter in family.parameters(args.sizes)[: 1 if args.smoke else None]
+        for parameter in family.parameters(scale)[: 1 if args.smoke else None]
     ]
     if not args.smoke:
         # Warm up (imports, lazy definitions) on the smallest case, untimed.
         measure(min(cases, key=lambda case: len(case.text)), 1)
     report: dict[str, Any] = {
         "machine": machine(),
-        "settings": {"repeat": repeat, "smoke": args.smoke, "sizes": args.sizes},
+        "settings": {
+            "repeat": repeat,
+            "smoke": args.smoke,
+            "sizes": args.sizes,
+            "stages": args.stages,
+        },
         "families": {
             family.name: {"parameter": family.parameter, "module": family.description}
             for family in FAMILIES

@@ -35,7 +35,15 @@ def _table(markdown: str, header: str) -> list[list[str]]:
 
 def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
     subprocess.run(
-        [sys.executable, str(SCRIPT), "--smoke", "--out", str(tmp_path)],
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--smoke",
+            "--stages",
+            "4",
+            "--out",
+            str(tmp_path),
+        ],
         check=True,
         capture_output=True,
     )
@@ -48,6 +56,10 @@ def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
         assert set(case["medians"]) >= PHASES
         assert all(seconds > 0 for seconds in case["medians"].values())
         assert case["passes_over_io"] > 0
+    stages = {
+        case["parameter"] for case in cases if case["family"].startswith("stages")
+    }
+    assert stages == {4}
     (unroll,) = (case for case in cases if case["family"] == "unroll")
     assert unroll["created_by_unroll"] > 0
     assert unroll["lower_over_unroll"] > 0
