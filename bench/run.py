@@ -44,6 +44,7 @@ from xdsl.transforms.scf_for_loop_unroll import ScfForLoopUnrollPass
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.context import pypto_context
+from pypto_dialect.utils import walk_ops
 
 PIPELINE = "lower-pipeline-loops,canonicalize-io-order"
 DEFAULT_SIZES = (1_000, 2_500, 5_000, 10_000, 25_000, 50_000)
@@ -112,7 +113,7 @@ def _parse(ctx: Context, text: str) -> ModuleOp:
 
 
 def _count_ops(module: Operation) -> int:
-    return sum(1 for _ in module.walk())
+    return sum(1 for _ in walk_ops(module))
 
 
 def _kernel_pairs(sizes: Sequence[int], trip: int) -> list[int]:
@@ -255,9 +256,9 @@ class _Stopwatch:
 
 def _created_ops(module: ModuleOp, apply: Callable[[], None]) -> int:
     """Apply a transformation and count the ops it created (untimed)."""
-    before = set(module.walk())
+    before = set(walk_ops(module))
     apply()
-    return sum(1 for op in module.walk() if op not in before)
+    return sum(1 for op in walk_ops(module) if op not in before)
 
 
 def _print(module: ModuleOp) -> str:

@@ -134,7 +134,8 @@ class _PipelineLowering:
 
         self.tile_results = tuple(
             nested.results[0]
-            for nested in block.walk()
+            for top in block.ops
+            for nested in walk_ops(top)
             if _gets_membership(nested, op.double_buffers_acc)
         )
 

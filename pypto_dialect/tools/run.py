@@ -53,6 +53,7 @@ from pypto_dialect.tools.diagnostics import (
     located_error,
     recording_diagnosed_ops,
 )
+from pypto_dialect.utils import walk_ops
 
 PassFactories = Mapping[str, Callable[[], type[ModulePass]]]
 
@@ -171,7 +172,7 @@ def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
 
     transformed = module.clone()
     # The ops that the passes keep (or move) keep their source locations.
-    originals = zip(transformed.walk(), module.walk(), strict=True)
+    originals = zip(walk_ops(transformed), walk_ops(module), strict=True)
     op_spans |= {copy: op_spans[op] for copy, op in originals if op in op_spans}
     context = f"after --passes '{options.passes}'"
     with _reported(source_name, op_spans, context):
