@@ -281,9 +281,12 @@ class _PipelineLowering:
         from the innermost branch (the most copies) out; returns its results.
         """
         result_types = [value.type for value in main_results]
+        # The ops of the else branch of the next (outer) `scf.if`: the
+        # innermost one yields the main loop's results unchanged.
         else_ops: list[Operation] = [scf.YieldOp(*main_results)] if main_results else []
-        outermost: list[Operation] = []
         for count in range(self.stages - 1, 0, -1):
+            if count < self.stages - 1:
+                else_ops.append(scf.YieldOp(*else_ops[-1].results))
             then_block = Block()
             yielded = self.emit_copies(
                 Builder(InsertPoint.at_end(then_block)), base, main_results, count
@@ -296,10 +299,9 @@ class _PipelineLowering:
             suffix = f"_rem{count}" if count > 1 else ""
             for new, old in zip(branch.output, self.op.res, strict=True):
                 new.name_hint = _with_suffix(old.name_hint, suffix)
-            outermost = [condition, branch]
-            else_ops = [*outermost, scf.YieldOp(*branch.output)]
-        self.rewriter.insert(outermost)
-        return outermost[-1].results
+            else_ops = [condition, branch]
+        self.rewriter.insert(else_ops)
+        return else_ops[-1].results
 
 
 @dataclass

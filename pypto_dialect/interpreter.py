@@ -50,7 +50,9 @@ from xdsl.interpreter import (
 )
 from xdsl.interpreters.arith import ArithFunctions
 from xdsl.interpreters.builtin import BuiltinFunctions
+from xdsl.interpreters.cf import CfFunctions
 from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.math import MathFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.ir import Attribute, Operation
 from xdsl.traits import SymbolTable
@@ -794,7 +796,8 @@ def kernel_interpreter(
     module: ModuleOp, listeners: Sequence[Interpreter.Listener] = ()
 ) -> Interpreter:
     """
-    An interpreter for `module` that knows builtin, func, arith, scf and pypto,
+    An interpreter for `module` that knows builtin, func, arith, scf, pypto
+    and what upstream lowerings produce from them (cf, math),
     reporting every op it runs to `listeners`.
     """
     interpreter = Interpreter(
@@ -803,6 +806,8 @@ def kernel_interpreter(
     for functions in (
         BuiltinFunctions(),
         FuncFunctions(),
+        CfFunctions(),
+        MathFunctions(),
         PyPTOArithFunctions(),
         PyPTOScfFunctions(),
         PyPTOFunctions(),
