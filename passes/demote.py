@@ -8,15 +8,18 @@ from pypto_dialect.pipeline import PipelineOp, YieldOp
 
 def demote_to_scf_for(op: PipelineOp, rewriter: PatternRewriter) -> scf.ForOp:
     """
-    Replace `op` by an `scf.for` with the same bounds, iter_args, body and
-    discardable attributes; `pypto.yield` becomes `scf.yield` and the policy
+    Replace `op` by an `scf.for` with the same bounds, iter_args, body,
+    discardable attributes and location; `pypto.yield` becomes `scf.yield` and the policy
     properties are dropped.
     """
     body = rewriter.move_region_contents_to_new_regions(op.body)
     terminator = body.block.last_op
     assert isinstance(terminator, YieldOp), "verified pipelines end in pypto.yield"
-    rewriter.replace(terminator, scf.YieldOp(*terminator.arguments))
+    yield_op = scf.YieldOp(*terminator.arguments)
+    yield_op.location = terminator.location
+    rewriter.replace(terminator, yield_op)
     loop = scf.ForOp(op.lb, op.ub, op.step, op.iter_args, body)
+    loop.location = op.location
     loop.attributes |= op.attributes
     for new, old in zip(loop.res, op.res, strict=True):
         new.name_hint = old.name_hint

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from enum import Enum, auto
 
 from xdsl.dialects.builtin import I64, BoolAttr, IndexType, IntegerAttr, i64
 from xdsl.dialects.utils import (
@@ -10,7 +11,15 @@ from xdsl.dialects.utils import (
     parse_assignment,
     print_assignment,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Operation,
+    OpResult,
+    Region,
+    SSAValue,
+)
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -40,6 +49,54 @@ _FALSE = IntegerAttr.from_bool(False)
 
 POLICY_DEFAULTS: dict[str, bool] = {"overlap_stores": True, "double_buffer_acc": False}
 """The optional policy properties, in printing order, with their defaults."""
+
+
+class _Step(Enum):
+    """What `PipelineOp._verify_dominance` does next with an op or region."""
+
+    ENTER = auto()
+    LEAVE = auto()
+    CHECK = auto()
+    DEFINE = auto()
+
+
+def _enclosing_blocks(op: Operation) -> set[Block]:
+    """The blocks that contain `op`, directly or through its ancestors."""
+    blocks: set[Block] = set()
+    block = op.parent_block()
+    while block is not None:
+        blocks.add(block)
+        parent = block.parent_op()
+        block = None if parent is None else parent.parent_block()
+    return blocks
+
+
+def _defining_block(value: SSAValue) -> Block | None:
+    if isinstance(value, BlockArgument):
+        return value.block
+    if isinstance(value, OpResult):
+        return value.op.parent_block()
+    return None  # an unresolved forward reference of the parser
+
+
+def _reversed_ops(region: Region) -> Iterator[Operation]:
+    for block in reversed(region.blocks):
+        yield from reversed(block.ops)
+
+
+def _defined_in(region: Region) -> Iterator[SSAValue]:
+    """The block arguments of `region` and the results of its top-level ops."""
+    for block in region.blocks:
+        yield from block.args
+        for op in block.ops:
+            yield from op.results
+
+
+def _defined_at_entry(region: Region) -> Iterator[SSAValue]:
+    """What a use in `region` may name without further ado: see `_verify_dominance`."""
+    if len(region.blocks) == 1:
+        return iter(region.block.args)
+    return _defined_in(region)
 
 
 @irdl_op_definition
@@ -148,6 +205,45 @@ class PipelineOp(IRDLOperation):
         self._verify_matches_iter_args(
             "pypto.yield operand", terminator.arguments.types
         )
+        self._verify_dominance()
+
+    def _verify_dominance(self) -> None:
+        """
+        Every value the body uses is defined before the use, in a block that
+        encloses it: in the body, or in a block around the loop. xDSL checks
+        no dominance, so without this a body using a value before defining it
+        (or one of another loop's region) would verify, and only the output
+        of a lowering would fail to. In a region of several blocks, any value
+        of the region counts as defined (their order is a matter of the CFG).
+        """
+        enclosing = _enclosing_blocks(self)
+        visible: set[SSAValue] = set()
+        # Explicit stack, program order: an op's operands, then its regions
+        # (which see what it sees), then its results become visible.
+        work: list[tuple[_Step, Operation | Region]] = [(_Step.ENTER, self.body)]
+        while work:
+            step, item = work.pop()
+            if isinstance(item, Region):
+                if step is _Step.ENTER:
+                    work.append((_Step.LEAVE, item))
+                    work.extend((_Step.CHECK, op) for op in _reversed_ops(item))
+                    visible.update(_defined_at_entry(item))
+                else:
+                    visible.difference_update(_defined_in(item))
+                continue
+            if step is _Step.DEFINE:
+                visible.update(item.results)
+                continue
+            for index, operand in enumerate(item.operands):
+                if operand in visible or _defining_block(operand) in enclosing:
+                    continue
+                name = "" if operand.name_hint is None else f" (%{operand.name_hint})"
+                raise VerifyException(
+                    f"operand #{index}{name} of '{item.name}' in the body is not "
+                    "defined before its use in a block that encloses it"
+                )
+            work.append((_Step.DEFINE, item))
+            work.extend((_Step.ENTER, region) for region in reversed(item.regions))
 
     def _verify_matches_iter_args(self, what: str, types: Sequence[Attribute]) -> None:
         """Check that `types` (of block arguments, results or yield) match iter_args."""

@@ -178,3 +178,29 @@ func.func @wrong_terminator(%n: index) {
   func.return
 }
 // CHECK: 'pypto.pipeline' terminates with operation scf.yield instead of pypto.yield
+
+// -----
+
+// xDSL checks no dominance: the pipeline does, on the input (issue 10).
+func.func @use_before_definition(%x: !pypto.tensor<1024xf32>, %n: index) {
+  pypto.pipeline %i = %n to %n step %n stages 2 {
+    %y = pypto.tile.adds %t, %f : !pypto.tile<128xf32, vec>, f32
+    %t = pypto.tile.load %x[%i] : !pypto.tensor<1024xf32> -> !pypto.tile<128xf32, vec>
+    %f = arith.constant 1.0 : f32
+  }
+  func.return
+}
+// CHECK: Operation does not verify: operand #0 (%t) of 'pypto.tile.adds' in the body is not defined before its use in a block that encloses it
+
+// -----
+
+func.func @nested_use_before_definition(%x: !pypto.tensor<1024xf32>, %n: index) {
+  pypto.pipeline %i = %n to %n step %n stages 2 {
+    scf.for %j = %n to %n step %n {
+      pypto.tile.store %t, %x[%j] : !pypto.tile<128xf32, vec>, !pypto.tensor<1024xf32>
+    }
+    %t = pypto.tile.load %x[%i] : !pypto.tensor<1024xf32> -> !pypto.tile<128xf32, vec>
+  }
+  func.return
+}
+// CHECK: Operation does not verify: operand #0 (%t) of 'pypto.tile.store' in the body is not defined before its use in a block that encloses it

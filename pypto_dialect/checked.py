@@ -1,0 +1,183 @@
+"""
+Parsing and verification that report bad input only as diagnostics.
+
+xDSL's parser and verifiers assume well-formed input in places: on some
+malformed programs they raise `KeyError`, `AttributeError`, `ValueError` or
+`RecursionError` instead of a diagnostic (a generic `func.func` without
+`function_type`, an operand that names a value of an inner region, very deep
+nesting). `parse_module` and `verify_module` do the same work and turn those
+failures into a located `ParseError` or `VerifyException`, so that a caller
+(our tools, a user's pipeline, the fuzz tests) only ever sees diagnostics.
+Failures raised by this project's own code are bugs: they are not converted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import traceback
+from bisect import bisect_right
+from types import TracebackType
+
+import xdsl
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    UNKNOWN_LOC,
+    FileLineColLoc,
+    IntAttr,
+    LocationAttr,
+    ModuleOp,
+    StringAttr,
+)
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.parser.core import ForwardDeclaredValue
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Span
+
+from pypto_dialect.utils import walk_ops
+
+OpSpans = dict[Operation, Span[str]]
+"""Where in the source each parsed op starts."""
+
+_XDSL_DIRECTORY = os.path.dirname(xdsl.__file__) + os.sep
+
+
+def _raised_by_xdsl(error: BaseException) -> bool:
+    """Whether the innermost frame of `error`'s traceback is xDSL's code."""
+    frames = traceback.extract_tb(error.__traceback__)
+    return bool(frames) and frames[-1].filename.startswith(_XDSL_DIRECTORY)
+
+
+def _is_xdsl_crash(error: Exception) -> bool:
+    """A non-diagnostic failure of xDSL on malformed input."""
+    if isinstance(error, DiagnosticException | ParseError):
+        return False
+    return isinstance(error, RecursionError | MemoryError) or _raised_by_xdsl(error)
+
+
+def _describe(error: BaseException) -> str:
+    message = str(error)
+    return type(error).__name__ + (f": {message}" if message else "")
+
+
+class CheckedParser(Parser):
+    """
+    A parser that reports xDSL's crashes on malformed input as parse errors,
+    remembers where in the source each operation starts (`op_spans`), and
+    gives each op without a `loc(...)` its `file:line:col` location, as
+    `mlir-opt` does: passes copy it to the ops they create, so diagnostics
+    about those can be located too (`location_spans`).
+    """
+
+    def __init__(
+        self,
+        ctx: Context,
+        source: str,
+        name: str = "<unknown>",
+        op_spans: OpSpans | None = None,
+        line_offset: int = 0,
+    ):
+        super().__init__(ctx, source, name)
+        self.op_spans: OpSpans = {} if op_spans is None else op_spans
+        self.location_spans: dict[LocationAttr, Span[str]] = {}
+        self._line_offset = line_offset
+
+    def parse_operation(self) -> Operation:
+        span = self._current_token.span
+        op = super().parse_operation()
+        self.op_spans[op] = dataclasses.replace(span, line_offset=self._line_offset)
+        return op
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            module = super().parse_module(allow_implicit_module)
+        except RecursionError:
+            raise ParseError(
+                self._current_token.span,
+                "operations are nested too deeply to parse",
+            ) from None
+        except Exception as error:
+            if not _is_xdsl_crash(error):
+                raise
+            raise ParseError(
+                self._current_token.span,
+                f"malformed input (xDSL's parser failed: {_describe(error)})",
+            ) from error
+        self._check_operands_defined(module)
+        self._locate_ops()
+        return module
+
+    def _locate_ops(self) -> None:
+        """Give each parsed op without a location the one of its first token."""
+        text = self.lexer.input.content
+        line_starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        filename = StringAttr(self.lexer.input.name)
+        for op, span in self.op_spans.items():
+            if op.location != UNKNOWN_LOC:
+                continue
+            line = bisect_right(line_starts, span.start)
+            column = span.start - line_starts[line - 1] + 1
+            location = FileLineColLoc(
+                filename, IntAttr(line + self._line_offset), IntAttr(column)
+            )
+            op.location = location
+            self.location_spans.setdefault(location, span)
+
+    def _check_operands_defined(self, module: ModuleOp) -> None:
+        """
+        Reject operands that still refer to a forward declaration: xDSL leaves
+        one when a name is defined later, but only in a nested region.
+        """
+        for op in walk_ops(module):
+            for index, operand in enumerate(op.operands):
+                if not isinstance(operand, ForwardDeclaredValue):
+                    continue
+                name = "" if operand.name_hint is None else f" %{operand.name_hint}"
+                raise ParseError(
+                    self.op_spans.get(op, self._current_token.span),
+                    f"operand #{index}{name} of '{op.name}' is not defined "
+                    "before its use in an enclosing region",
+                )
+
+
+def parse_module(
+    ctx: Context,
+    text: str,
+    name: str = "<unknown>",
+    *,
+    op_spans: OpSpans | None = None,
+) -> ModuleOp:
+    """
+    Parse `text` (named `name` in messages) into a module; malformed input
+    raises `ParseError`. Op source spans are recorded in `op_spans`.
+    """
+    return CheckedParser(ctx, text, name, op_spans).parse_module()
+
+
+def _failing_op(tb: TracebackType | None) -> Operation | None:
+    """The innermost op whose method is on the traceback `tb`."""
+    failing: Operation | None = None
+    while tb is not None:
+        receiver = tb.tb_frame.f_locals.get("self")
+        if isinstance(receiver, Operation):
+            failing = receiver
+        tb = tb.tb_next
+    return failing
+
+
+def verify_module(root: Operation) -> None:
+    """
+    `root.verify()`, with xDSL's crashes on malformed ops (a missing or
+    ill-typed property its verifier reads, say) raised as a
+    `VerifyException` located at the op.
+    """
+    try:
+        root.verify()
+    except Exception as error:
+        if not _is_xdsl_crash(error):
+            raise
+        op = _failing_op(error.__traceback__) or root
+        message = f"malformed operation (xDSL's verifier failed: {_describe(error)})"
+        op.emit_error(message, VerifyException(message))

@@ -1,0 +1,171 @@
+"""
+Bad input through the Python API (issue 10): `pypto_dialect.checked` turns
+xDSL's crashes into located diagnostics, the pipeline verifier checks
+dominance, and the lowering's limits fail fast without touching the IR.
+"""
+
+from __future__ import annotations
+
+import time
+from io import StringIO
+
+import pytest
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import (
+    FileLineColLoc,
+    IndexType,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+)
+from xdsl.ir import Block, Region
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyException
+
+from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from pypto_dialect.checked import parse_module, verify_module
+from pypto_dialect.context import pypto_context
+from pypto_dialect.pipeline import PipelineOp, YieldOp
+
+CTX = pypto_context()
+
+
+def print_ir(module: ModuleOp) -> str:
+    stream = StringIO()
+    Printer(stream).print_op(module)
+    return stream.getvalue()
+
+
+def nested_loops(depth: int) -> str:
+    opening = "".join(f"scf.for %i{k} = %c to %c step %c {{\n" for k in range(depth))
+    return f"func.func @f(%c: index) {{\n{opening}{'}' * depth}\nreturn\n}}\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        (
+            '"func.func"() ({\n  "func.return"() : () -> ()\n}) {sym_name = "f"} '
+            ": () -> ()",
+            "xDSL's verifier failed: KeyError: 'function_type'",
+        ),
+        (
+            '"func.func"() ({\n  "func.return"() : () -> ()\n}) '
+            '{sym_name = "f", function_type = 3 : i64} : () -> ()',
+            "xDSL's verifier failed: AttributeError",
+        ),
+    ],
+    ids=["no-function-type", "function-type-not-a-type"],
+)
+def test_xdsl_verifier_crashes_are_located_diagnostics(source: str, message: str):
+    module = parse_module(CTX, source, "k.mlir")
+    with pytest.raises(VerifyException, match=message):
+        verify_module(module)
+
+
+def test_a_name_defined_only_in_a_nested_region_is_a_parse_error():
+    source = """
+    func.func @f(%lb: index) {
+      pypto.pipeline %i = %lb to %i step %lb stages 2 {
+      }
+      func.return
+    }
+    """
+    with pytest.raises(ParseError, match=r"operand #1 of 'pypto\.pipeline' is not"):
+        parse_module(CTX, source, "k.mlir")
+
+
+def test_deep_nesting_is_a_parse_error():
+    with pytest.raises(ParseError, match="nested too deeply to parse"):
+        parse_module(CTX, nested_loops(400), "k.mlir")
+
+
+def test_moderate_nesting_parses():
+    verify_module(parse_module(CTX, nested_loops(50), "k.mlir"))
+
+
+def test_parsed_ops_get_their_source_location():
+    module = parse_module(CTX, "func.func @f() {\n  func.return\n}\n", "k.mlir")
+    function = module.body.block.first_op
+    assert isinstance(function, func.FuncOp)
+    ret = function.body.block.first_op
+    assert ret is not None
+    assert ret.location == FileLineColLoc(StringAttr("k.mlir"), IntAttr(2), IntAttr(3))
+
+
+def _pipeline_using(value_of_other_region: bool) -> ModuleOp:
+    """A pipeline whose body uses a value of a sibling loop's body, or its own."""
+    index = IndexType()
+    c0 = arith.ConstantOp.from_int_and_width(0, index)
+    sibling_body = Block(arg_types=[index])
+    inner = arith.AddiOp(sibling_body.args[0], sibling_body.args[0])
+    sibling_body.add_ops([inner, scf.YieldOp()])
+    sibling = scf.ForOp(c0, c0, c0, [], Region(sibling_body))
+    body = Block(arg_types=[index])
+    used = inner.result if value_of_other_region else body.args[0]
+    body.add_ops([arith.AddiOp(used, used), YieldOp()])
+    pipeline = PipelineOp(c0, c0, c0, [], body, 2)
+    function = func.FuncOp("f", ((), ()), Region(Block([c0, sibling, pipeline])))
+    function.body.block.add_op(func.ReturnOp())
+    return ModuleOp([function])
+
+
+def test_value_of_another_loops_region_does_not_verify():
+    _pipeline_using(value_of_other_region=False).verify()
+    with pytest.raises(VerifyException, match=r"operand #0 of 'arith\.addi' in the"):
+        _pipeline_using(value_of_other_region=True).verify()
+
+
+@pytest.mark.parametrize(
+    ("bounds", "stages", "message"),
+    [
+        ("%c0 to %n step %c1", 1000, "500500 copies"),
+        ("%c0 to %big step %c1", 1000000, "1000000 copies"),
+        ("%min to %max step %huge", 4, "overflows the 64-bit index type"),
+    ],
+    ids=["dynamic", "static", "overflow"],
+)
+def test_limits_fail_fast_and_leave_the_ir_alone(
+    bounds: str, stages: int, message: str
+):
+    source = f"""
+    func.func @f(%n: index) {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %big = arith.constant 1000000000000 : index
+      %min = arith.constant -9223372036854775808 : index
+      %max = arith.constant 9223372036854775807 : index
+      %huge = arith.constant 4611686018427387904 : index
+      pypto.pipeline %i = {bounds} stages {stages} {{
+        "test.op"(%i) : (index) -> ()
+      }}
+      func.return
+    }}
+    """
+    module = parse_module(pypto_context(allow_unregistered=True), source)
+    before = print_ir(module)
+    start = time.perf_counter()
+    with pytest.raises(PassFailedException, match=message):
+        LowerPipelineLoopsPass().apply(CTX, module)
+    # A hang guard, not a benchmark: the check comes before any op is built.
+    assert time.perf_counter() - start < 5
+    assert print_ir(module) == before
+
+
+def test_max_copies_is_an_option():
+    source = """
+    func.func @f(%n: index) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      pypto.pipeline %i = %c0 to %n step %c1 stages 8 {
+        "test.op"(%i) : (index) -> ()
+      }
+      func.return
+    }
+    """
+    ctx = pypto_context(allow_unregistered=True)
+    with pytest.raises(PassFailedException, match="36 copies"):
+        LowerPipelineLoopsPass(max_copies=35).apply(ctx, parse_module(ctx, source))
+    module = parse_module(ctx, source)
+    LowerPipelineLoopsPass(max_copies=36).apply(ctx, module)
+    verify_module(module)
