@@ -138,9 +138,9 @@ def schedule_key(op: Operation, index: int, pipeline: PipelineOp) -> ScheduleKey
     `(tier, stage, sub, index)`, or `(tier, stage // 2, sub, stage, index)`
     with the innermost stage under `double_buffer_acc`.
     """
-    category = classify(op, overlap_stores=pipeline.overlaps_stores)
+    category = classify(op, overlap_stores=pipeline.policy.overlap_stores)
     stage = stage_of(op) if category.tier == Category.TILE_COMPUTE.tier else ()
-    if pipeline.double_buffers_acc:
+    if pipeline.policy.double_buffer_acc:
         innermost = stage[0][1] if stage else -1
         return ScheduleKey(
             category.tier, (innermost // 2,), category.sub, (innermost,), index
@@ -329,7 +329,7 @@ class CanonicalizeIOOrderPattern(RewritePattern):
             if order != list(range(len(order)))
             else []
         )
-        if pipeline.double_buffers_acc:
+        if pipeline.policy.double_buffer_acc:
             _rotate_acc_stages(graph.ops, rewriter)
         if self.explain and (lines := explain_order(graph, keys, order, moved)):
             header = f"canonicalize-io-order: {_describe_block(block)}:"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from enum import Enum, auto
 
 from xdsl.dialects.builtin import I64, BoolAttr, IndexType, IntegerAttr, i64
@@ -47,8 +49,30 @@ from xdsl.utils.exceptions import VerifyException
 _TRUE = IntegerAttr.from_bool(True)
 _FALSE = IntegerAttr.from_bool(False)
 
-POLICY_DEFAULTS: dict[str, bool] = {"overlap_stores": True, "double_buffer_acc": False}
-"""The optional policy properties, in printing order, with their defaults."""
+
+@dataclass(frozen=True)
+class PipelinePolicy:
+    """
+    How the passes treat a pipeline's body: the optional properties of
+    `pypto.pipeline`, with their defaults (which are not stored).
+    """
+
+    overlap_stores: bool = True
+    """Stores are ordered as stores, after their stage's compute (else as compute)."""
+    double_buffer_acc: bool = False
+    """Matmuls into `acc` are tagged and rotate over two L0C buffers."""
+
+    def changed(self) -> dict[str, bool]:
+        """The properties that differ from the defaults, by name, in field order."""
+        return {
+            name: value
+            for name, value in dataclasses.asdict(self).items()
+            if value != getattr(DEFAULT_POLICY, name)
+        }
+
+
+DEFAULT_POLICY = PipelinePolicy()
+_POLICY_NAMES = tuple(field.name for field in dataclasses.fields(PipelinePolicy))
 
 
 class _Step(Enum):
@@ -141,18 +165,17 @@ class PipelineOp(IRDLOperation):
         body: Region | Sequence[Operation] | Sequence[Block] | Block,
         stages: int | IntegerAttr[I64],
         *,
-        overlap_stores: bool = True,
-        double_buffer_acc: bool = False,
+        policy: PipelinePolicy = DEFAULT_POLICY,
     ):
         if isinstance(body, Block):
             body = [body]
         properties: dict[str, Attribute] = {
             "stages": IntegerAttr(stages, i64) if isinstance(stages, int) else stages
         }
-        if not overlap_stores:
-            properties["overlap_stores"] = _FALSE
-        if double_buffer_acc:
-            properties["double_buffer_acc"] = _TRUE
+        properties |= {
+            name: IntegerAttr.from_bool(value)
+            for name, value in policy.changed().items()
+        }
         super().__init__(
             operands=[lb, ub, step, iter_args],
             result_types=[[SSAValue.get(a).type for a in iter_args]],
@@ -165,14 +188,6 @@ class PipelineOp(IRDLOperation):
         return self.stages.value.data
 
     @property
-    def overlaps_stores(self) -> bool:
-        return bool(self.overlap_stores.value.data)
-
-    @property
-    def double_buffers_acc(self) -> bool:
-        return bool(self.double_buffer_acc.value.data)
-
-    @property
     def induction_var(self) -> SSAValue:
         return self.body.block.args[0]
 
@@ -180,12 +195,13 @@ class PipelineOp(IRDLOperation):
     def region_iter_args(self) -> Sequence[BlockArgument]:
         return self.body.block.args[1:]
 
-    def policy(self) -> dict[str, bool]:
-        """The policy properties, by name."""
-        return {
-            "overlap_stores": self.overlaps_stores,
-            "double_buffer_acc": self.double_buffers_acc,
-        }
+    @property
+    def policy(self) -> PipelinePolicy:
+        """The policy properties."""
+        return PipelinePolicy(
+            overlap_stores=bool(self.overlap_stores.value.data),
+            double_buffer_acc=bool(self.double_buffer_acc.value.data),
+        )
 
     def verify_(self) -> None:
         if self.num_stages < 1:
@@ -269,9 +285,8 @@ class PipelineOp(IRDLOperation):
         printer.print_string(" step ")
         printer.print_ssa_value(self.step)
         printer.print_string(f" stages {self.num_stages}")
-        for name, value in self.policy().items():
-            if value != POLICY_DEFAULTS[name]:
-                printer.print_string(f" {name} = {'true' if value else 'false'}")
+        for name, value in self.policy.changed().items():
+            printer.print_string(f" {name} = {'true' if value else 'false'}")
         if self.iter_args:
             printer.print_string(" iter_args(")
             printer.print_list(
@@ -303,11 +318,11 @@ class PipelineOp(IRDLOperation):
         parser.parse_keyword("stages")
         stages = parser.parse_integer(allow_boolean=False)
 
-        # The policy properties, in any order (printed in POLICY_DEFAULTS order).
+        # The policy properties, in any order (printed in field order).
         policy: dict[str, bool] = {}
         while True:
             start = parser.pos
-            name = parser.parse_optional_keyword_in(POLICY_DEFAULTS)
+            name = parser.parse_optional_keyword_in(_POLICY_NAMES)
             if name is None:
                 break
             if name in policy:
@@ -316,7 +331,6 @@ class PipelineOp(IRDLOperation):
                 )
             parser.parse_punctuation("=")
             policy[name] = parser.parse_boolean()
-        policy = POLICY_DEFAULTS | policy
 
         carried_args: list[Parser.UnresolvedArgument] = []
         carried_inits: list[UnresolvedOperand] = []
@@ -354,8 +368,7 @@ class PipelineOp(IRDLOperation):
             inits,
             body,
             stages,
-            overlap_stores=policy["overlap_stores"],
-            double_buffer_acc=policy["double_buffer_acc"],
+            policy=PipelinePolicy(**policy),
         )
         op.attributes |= attrs
         if not carried_args:

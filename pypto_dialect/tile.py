@@ -864,6 +864,14 @@ class TPopFromAivOp(TPopOp):
     DIRECTION: ClassVar[ChannelDirection] = ChannelDirection.AIV_TO_AIC
 
 
+def writes_accumulator(op: Operation) -> bool:
+    """Whether `op` is a matmul that writes the cube accumulator space (`acc`)."""
+    return (
+        isinstance(op, MatmulOp | MatmulAccOp)
+        and _tile(op.result).memory_space == MemorySpace.ACC
+    )
+
+
 TILE_OPS: tuple[type[IRDLOperation], ...] = (
     LoadOp,
     StoreOp,

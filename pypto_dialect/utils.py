@@ -44,3 +44,11 @@ def walk_ops(root: Operation, *, regions_first: bool = False) -> Iterator[Operat
                 for block in reversed(region.blocks)
                 for nested in reversed(block.ops)
             )
+
+
+def ancestors(op: Operation) -> Iterator[Operation]:
+    """The ops that contain `op`, innermost first."""
+    parent = op.parent_op()
+    while parent is not None:
+        yield parent
+        parent = parent.parent_op()

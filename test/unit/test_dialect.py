@@ -38,7 +38,7 @@ from pypto_dialect.effects import (
     CrossCoreChannel,
     TensorWindowAccess,
 )
-from pypto_dialect.pipeline import PipelineOp, YieldOp
+from pypto_dialect.pipeline import PipelineOp, PipelinePolicy, YieldOp
 from pypto_dialect.types import MemorySpace, MemorySpaceAttr, TensorType, TileType
 from pypto_dialect.utils import constant_int
 
@@ -407,9 +407,7 @@ def test_pipeline_without_iter_args():
     loop.verify()
     assert loop.num_stages == 4
     assert loop.stages == IntegerAttr(4, i64)
-    assert loop.overlaps_stores
-    assert not loop.double_buffers_acc
-    assert loop.policy() == {"overlap_stores": True, "double_buffer_acc": False}
+    assert loop.policy == PipelinePolicy(overlap_stores=True, double_buffer_acc=False)
     assert "overlap_stores" not in loop.properties, "defaults are not stored"
     assert "double_buffer_acc" not in loop.properties
     assert loop.induction_var is loop.body.block.args[0]
@@ -427,14 +425,13 @@ def test_pipeline_with_iter_args_and_policy():
         [I, T],
         pipeline_body(index, T64),
         IntegerAttr(2, i64),
-        overlap_stores=False,
-        double_buffer_acc=True,
+        policy=PipelinePolicy(overlap_stores=False, double_buffer_acc=True),
     )
     loop.verify()
     assert [result.type for result in loop.res] == [index, T64]
     assert list(loop.iter_args) == [I, T]
     assert [arg.type for arg in loop.region_iter_args] == [index, T64]
-    assert loop.policy() == {"overlap_stores": False, "double_buffer_acc": True}
+    assert loop.policy == PipelinePolicy(overlap_stores=False, double_buffer_acc=True)
     assert loop.properties["overlap_stores"] == BoolAttr.from_bool(False)
     assert loop.properties["double_buffer_acc"] == BoolAttr.from_bool(True)
     named(loop, "n", "y")

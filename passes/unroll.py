@@ -1,0 +1,295 @@
+"""
+Unrolling a `pypto.pipeline` by a factor, the mechanism of
+`lower-pipeline-loops` (like MLIR's `loopUnrollByFactor`): a main loop whose
+body holds F copies of the original body, then the remaining iterations:
+flattened copies for static bounds, an `scf.if` cascade for dynamic ones,
+with the iter_args threaded through all of them. It knows nothing of
+membership tags or groups: an `annotate` callback sees every region of
+copies it builds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.core import OpT
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from passes.demote import demote_to_scf_for
+from pypto_dialect.pipeline import PipelineOp, YieldOp
+from pypto_dialect.utils import constant_int
+
+CopyMaps = Sequence[Mapping[SSAValue, SSAValue]]
+"""
+The copies of the body in one region, in order: each maps the values of the
+original body (its arguments and the results of its ops) to the copy's.
+"""
+
+Annotate = Callable[[CopyMaps], None]
+"""
+Called once per region of copies (the main loop's body, the static
+remainder, each branch of the cascade), in the order they are built.
+"""
+
+
+def static_bounds(loop: PipelineOp, step: int) -> tuple[int, int] | None:
+    """The lower bound and trip count of `loop` when its bounds are constants."""
+    lb, ub = constant_int(loop.lb), constant_int(loop.ub)
+    if lb is None or ub is None:
+        return None
+    return lb, max(0, -((lb - ub) // step))
+
+
+def body_copies(factor: int, trip: int | None) -> int:
+    """
+    How many copies of the body unrolling by `factor` creates: F in the main
+    loop's body (if it runs) plus the flattened remainder for a static trip
+    count, or F plus the F(F-1)/2 of the `scf.if` cascade for a dynamic one.
+    """
+    if trip is None:
+        return factor + factor * (factor - 1) // 2
+    main_iters, remainder = divmod(trip, factor)
+    return (factor if main_iters else 0) + remainder
+
+
+def unroll_by_factor(
+    loop: PipelineOp,
+    factor: int,
+    step: int,
+    rewriter: PatternRewriter,
+    annotate: Annotate,
+) -> None:
+    """
+    Replace `loop`, whose step is the positive constant `step`, by a
+    `stages 1` main loop with step `factor * step` and F copies of the body,
+    followed by the remaining iterations. The caller checks that
+    `factor * step` fits the index type (`body_copies` says how large the
+    result is). A loop that never runs becomes an `scf.for`.
+    """
+    unrolling = _Unrolling(loop, factor, step, rewriter, annotate)
+    bounds = static_bounds(loop, step)
+    if bounds is None:
+        unrolling.unroll_dynamic()
+    else:
+        unrolling.unroll_static(*bounds)
+
+
+def _with_suffix(name: str | None, suffix: str) -> str | None:
+    return None if name is None else name + suffix
+
+
+class _Unrolling:
+    """
+    The unrolling of one loop: the bounds arithmetic, the main loop, the
+    remainder, and the body copies. New scalars go right before the loop;
+    the loop is replaced at the end. Every op it creates has the loop's
+    location (copies keep their own).
+    """
+
+    def __init__(
+        self,
+        loop: PipelineOp,
+        factor: int,
+        step: int,
+        rewriter: PatternRewriter,
+        annotate: Annotate,
+    ):
+        self.loop = loop
+        self.factor = factor
+        self.step = step
+        self.rewriter = rewriter
+        self.annotate = annotate
+
+        block = loop.body.block
+        terminator = block.last_op
+        assert isinstance(terminator, YieldOp), "verified pipelines end in pypto.yield"
+        self.body_args = block.args
+        self.body_ops = tuple(block.ops)[:-1]
+        self.yielded = terminator.arguments
+
+        # The constant operands already hold some of the values we need.
+        self.constants: dict[int, SSAValue] = {
+            value: operand
+            for operand in (loop.lb, loop.ub, loop.step)
+            if (value := constant_int(operand)) is not None
+        }
+
+    def located(self, op: OpT) -> OpT:
+        """`op`, at the location of the loop it unrolls."""
+        op.location = self.loop.location
+        return op
+
+    def insert_named(
+        self, builder: Builder, op: Operation, name: str | None
+    ) -> SSAValue:
+        """Insert a single-result op at the loop's location and name its result."""
+        builder.insert(self.located(op))
+        op.results[0].name_hint = name
+        return op.results[0]
+
+    def constant(self, value: int) -> SSAValue:
+        """An index constant before the loop, created at most once per value."""
+        if value not in self.constants:
+            constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            self.constants[value] = self.insert_named(
+                self.rewriter, constant, f"c{value}"
+            )
+        return self.constants[value]
+
+    def copy_index(self, builder: Builder, base: SSAValue | int, k: int) -> SSAValue:
+        """The induction variable of copy k: `base + k*step`."""
+        if isinstance(base, int):
+            return self.constant(base + k * self.step)
+        if k == 0:
+            return base
+        offset = arith.AddiOp(base, self.constant(k * self.step))
+        return self.insert_named(builder, offset, self.body_args[0].name_hint)
+
+    def emit_copies(
+        self,
+        builder: Builder,
+        base: SSAValue | int,
+        carried: Sequence[SSAValue],
+        count: int,
+    ) -> Sequence[SSAValue]:
+        """
+        One region: `count` copies of the body at `builder`, copy k at index
+        `base + k*step`, the first seeded with `carried`; then `annotate`.
+        Returns the values the last copy yields.
+        """
+        copies: list[dict[SSAValue, SSAValue]] = []
+        for k in range(count):
+            index = self.copy_index(builder, base, k)
+            mapper: dict[SSAValue, SSAValue] = dict(
+                zip(self.body_args, (index, *carried), strict=True)
+            )
+            for body_op in self.body_ops:
+                builder.insert(body_op.clone(mapper))
+            copies.append(mapper)
+            carried = tuple(mapper.get(value, value) for value in self.yielded)
+        self.annotate(copies)
+        return carried
+
+    def emit_main_loop(self, ub: SSAValue, *, remainder_follows: bool) -> PipelineOp:
+        """The `stages 1` loop from `lb` to `ub`, step `F*step`, body F copies."""
+        loop = self.loop
+        block = Block(arg_types=[arg.type for arg in self.body_args])
+        for new, old in zip(block.args, self.body_args, strict=True):
+            new.name_hint = old.name_hint
+        builder = Builder(InsertPoint.at_end(block))
+        yielded = self.emit_copies(builder, block.args[0], block.args[1:], self.factor)
+        builder.insert(self.located(YieldOp(*yielded)))
+        main = self.located(
+            PipelineOp(
+                loop.lb,
+                ub,
+                self.constant(self.factor * self.step),
+                loop.iter_args,
+                block,
+                1,
+                policy=loop.policy,
+            )
+        )
+        main.attributes |= loop.attributes
+        suffix = "_main" if remainder_follows else ""
+        for new, old in zip(main.res, loop.res, strict=True):
+            new.name_hint = _with_suffix(old.name_hint, suffix)
+        return self.rewriter.insert(main)
+
+    def unroll_static(self, lb: int, trip: int) -> None:
+        """A main loop over whole groups of F iterations, then flattened copies."""
+        if trip == 0:
+            demote_to_scf_for(self.loop, self.rewriter)
+            return
+        main_iters, remainder = divmod(trip, self.factor)
+        main_end = lb + main_iters * self.factor * self.step
+        results: Sequence[SSAValue] = self.loop.iter_args
+        if main_iters:
+            # Without a remainder the main loop stops exactly where the original did.
+            main_ub = self.constant(main_end) if remainder else self.loop.ub
+            results = self.emit_main_loop(main_ub, remainder_follows=remainder > 0).res
+        if remainder:
+            results = self.emit_copies(self.rewriter, main_end, results, remainder)
+        self.rewriter.replace(self.loop, (), results)
+
+    def unroll_dynamic(self) -> None:
+        """A main loop with a runtime end, then an `scf.if` cascade on the rest."""
+        loop, rewriter, step, factor = self.loop, self.rewriter, self.step, self.factor
+        trip = self.insert_named(
+            rewriter, arith.SubiOp(loop.ub, loop.lb), "unroll_diff"
+        )
+        if step > 1:
+            rounded = arith.AddiOp(trip, self.constant(step - 1))
+            trip = self.insert_named(rewriter, rounded, "unroll_diff_rounded")
+            ceil_div = arith.FloorDivSIOp(trip, self.constant(step))
+            trip = self.insert_named(rewriter, ceil_div, "unroll_iters")
+        clamped = arith.MaxSIOp(trip, self.constant(0))
+        trip = self.insert_named(rewriter, clamped, "unroll_trip")
+        main_iters = self.insert_named(
+            rewriter,
+            arith.FloorDivSIOp(trip, self.constant(factor)),
+            "unroll_main_iters",
+        )
+        main_span = self.insert_named(
+            rewriter,
+            arith.MuliOp(main_iters, self.constant(factor * step)),
+            "unroll_main_span",
+        )
+        main_end = self.insert_named(
+            rewriter, arith.AddiOp(loop.lb, main_span), "unroll_main_end"
+        )
+        main = self.emit_main_loop(main_end, remainder_follows=True)
+        main_trip = self.insert_named(
+            rewriter,
+            arith.MuliOp(main_iters, self.constant(factor)),
+            "unroll_main_trip",
+        )
+        remainder = self.insert_named(
+            rewriter, arith.SubiOp(trip, main_trip), "unroll_rem"
+        )
+        results = self.emit_cascade(remainder, main_end, main.res)
+        rewriter.replace(loop, (), results)
+
+    def emit_cascade(
+        self,
+        remainder: SSAValue,
+        base: SSAValue,
+        main_results: Sequence[SSAValue],
+    ) -> Sequence[SSAValue]:
+        """
+        `if rem == 1 {1 copy} else {if rem == 2 {2 copies} else {...}}`, built
+        from the innermost branch (the most copies) out; returns its results.
+        """
+        result_types = [value.type for value in main_results]
+        # The ops of the else branch of the next (outer) `scf.if`: the
+        # innermost one yields the main loop's results unchanged.
+        else_ops: list[Operation] = (
+            [self.located(scf.YieldOp(*main_results))] if main_results else []
+        )
+        for count in range(self.factor - 1, 0, -1):
+            if count < self.factor - 1:
+                else_ops.append(self.located(scf.YieldOp(*else_ops[-1].results)))
+            then_block = Block()
+            yielded = self.emit_copies(
+                Builder(InsertPoint.at_end(then_block)), base, main_results, count
+            )
+            then_block.add_op(self.located(scf.YieldOp(*yielded)))
+            condition = self.located(
+                arith.CmpiOp(remainder, self.constant(count), "eq")
+            )
+            condition.result.name_hint = f"unroll_rem_eq{count}"
+            else_region = [Block(else_ops)] if else_ops else None
+            branch = self.located(
+                scf.IfOp(condition, result_types, [then_block], else_region)
+            )
+            suffix = f"_rem{count}" if count > 1 else ""
+            for new, old in zip(branch.output, self.loop.res, strict=True):
+                new.name_hint = _with_suffix(old.name_hint, suffix)
+            else_ops = [condition, branch]
+        self.rewriter.insert(else_ops)
+        return else_ops[-1].results
