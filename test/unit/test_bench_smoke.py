@@ -1,4 +1,4 @@
-"""The benchmark script runs once at its smallest size and writes its reports."""
+"""`python -m bench` runs once at its smallest size and writes its reports."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).parents[2] / "bench" / "run.py"
+ROOT = Path(__file__).parents[2]
 FAMILIES = {
     "loops",
     "unroll",
@@ -37,7 +37,8 @@ def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
     subprocess.run(
         [
             sys.executable,
-            str(SCRIPT),
+            "-m",
+            "bench",
             "--smoke",
             "--stages",
             "4",
@@ -46,6 +47,7 @@ def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
         ],
         check=True,
         capture_output=True,
+        cwd=ROOT,
     )
     report = json.loads((tmp_path / "results.json").read_text())
     cases = report["cases"]

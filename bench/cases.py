@@ -1,5 +1,5 @@
 """
-Synthetic pypto kernels for the benchmarks, as MLIR text.
+The benchmark cases: synthetic pypto modules as MLIR text, and their families.
 
 Every generator returns a whole module (functions only, implicit module) that
 `lower-pipeline-loops` followed by `canonicalize-io-order` accepts. The
@@ -11,11 +11,24 @@ kernels are made of a few shapes that real tile kernels have:
   elements (`arith.addi` chain), loads it, adds 1 and stores it, so that one
   block holds as many stores to one tensor as wanted (`WindowMode`);
 * pipelines nested in pipelines.
+
+A `Family` scales one kind of module by one parameter (`FAMILIES`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import Enum
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+
+from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from pypto_dialect.context import pypto_context
+from pypto_dialect.utils import walk_ops
 
 TILE_ELEMENTS = 64
 """The elements of the 1-D tile of an item (its window extent)."""
@@ -252,3 +265,140 @@ def nested_module(depth: int, items: int) -> str:
     return _items_function(
         "nested", stride * 2**depth, "", _constants(0, 1, 2, 64), lines
     )
+
+
+# --------------------------------------------------------------------------- #
+# The families
+# --------------------------------------------------------------------------- #
+
+DEFAULT_SIZES = (1_000, 2_500, 5_000, 10_000, 25_000, 50_000)
+"""Ops after lowering of the `loops` and `unroll` families."""
+DEFAULT_STAGES = (8, 16, 32, 64)
+"""F of the `stages-static` and `stages-dynamic` families."""
+
+KERNEL_STAGES = 4
+KERNEL_TRIP = 10
+"""The `loops` kernels: 10 iterations with 4 stages, so a 2-copy remainder."""
+NESTED_ITEMS = 32
+STATIC_ITEMS = 12
+DYNAMIC_ITEMS = 3
+
+
+@dataclass(frozen=True)
+class Case:
+    """One module to measure, and the `scf.for` twin whose unrolling it matches."""
+
+    family: str
+    parameter: int
+    text: str
+    unroll_twin: str | None = None
+
+
+@dataclass(frozen=True)
+class Scale:
+    """How far the families go: the `--sizes` and `--stages` options."""
+
+    sizes: Sequence[int]
+    """Ops after lowering of the `loops` and `unroll` modules."""
+    stages: Sequence[int]
+    """F of the `stages-*` modules."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """A kind of module, scaled by one parameter."""
+
+    name: str
+    description: str
+    parameter: str
+    """What the parameter counts."""
+    parameters: Callable[[Scale], Sequence[int]]
+    """The parameters to run at a scale."""
+    make: Callable[[int], Case]
+
+
+def parse(ctx: Context, text: str) -> ModuleOp:
+    """The module of `text`, parsed in `ctx`."""
+    return Parser(ctx, text).parse_module()
+
+
+def count_ops(module: Operation) -> int:
+    """The ops in `module`, itself included."""
+    return sum(1 for _ in walk_ops(module))
+
+
+def _kernel_pairs(sizes: Sequence[int], trip: int) -> list[int]:
+    """The numbers of kernel pairs whose lowered module has about `sizes` ops."""
+    lowered = parse(pypto_context(), kernels_module(1, trip, KERNEL_STAGES))
+    LowerPipelineLoopsPass().apply(pypto_context(), lowered)
+    per_pair = count_ops(lowered) - 1  # without the module
+    return sorted({max(1, round(size / per_pair)) for size in sizes})
+
+
+def _kernels(pairs: int) -> Case:
+    text = kernels_module(pairs, KERNEL_TRIP, KERNEL_STAGES)
+    return Case("loops", pairs, text)
+
+
+def _unroll(pairs: int) -> Case:
+    # As many iterations as stages: both passes make `stages` copies of each body.
+    text = kernels_module(pairs, KERNEL_STAGES, KERNEL_STAGES)
+    twin = kernels_module(pairs, KERNEL_STAGES, None)
+    return Case("unroll", pairs, text, twin)
+
+
+def _stores(mode: WindowMode) -> Family:
+    def make(stores: int) -> Case:
+        text = items_module(stores // 2, 2, 2, mode)
+        return Case(f"stores-{mode.value}", stores, text)
+
+    return Family(
+        f"stores-{mode.value}",
+        f"one block with N stores to one tensor: {mode.description}",
+        "stores",
+        lambda _: (250, 500, 1_000, 2_000),
+        make,
+    )
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family(
+        "loops",
+        f"pairs of softmax and matmul kernels, {KERNEL_TRIP} iterations, "
+        f"stages {KERNEL_STAGES}",
+        "kernel pairs",
+        lambda scale: _kernel_pairs(scale.sizes, KERNEL_TRIP),
+        _kernels,
+    ),
+    Family(
+        "unroll",
+        f"the same kernels with {KERNEL_STAGES} iterations; ratio (b) against "
+        "scf-for-loop-unroll",
+        "kernel pairs",
+        lambda scale: _kernel_pairs(scale.sizes, KERNEL_STAGES),
+        _unroll,
+    ),
+    *(_stores(mode) for mode in WindowMode),
+    Family(
+        "stages-static",
+        f"one pipeline, {STATIC_ITEMS} items, 2F-1 iterations (F-1 remainder copies)",
+        "F",
+        lambda scale: scale.stages,
+        lambda f: Case("stages-static", f, items_module(STATIC_ITEMS, f, 2 * f - 1)),
+    ),
+    Family(
+        "stages-dynamic",
+        f"one pipeline, {DYNAMIC_ITEMS} items, dynamic upper bound "
+        "(F + F(F-1)/2 copies)",
+        "F",
+        lambda scale: scale.stages,
+        lambda f: Case("stages-dynamic", f, items_module(DYNAMIC_ITEMS, f, None)),
+    ),
+    Family(
+        "nesting",
+        f"pipelines nested D deep, stages 2 each, {NESTED_ITEMS} items innermost",
+        "depth",
+        lambda _: (2, 3, 4, 5, 6),
+        lambda depth: Case("nesting", depth, nested_module(depth, NESTED_ITEMS)),
+    ),
+)

@@ -1,0 +1,150 @@
+"""
+Timing of the cases: in this process with `time.perf_counter` after a full
+collection each, and end to end with `xdsl-opt` in a subprocess.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Generator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from io import StringIO
+from pathlib import Path
+from typing import TypeVar
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.printer import Printer
+from xdsl.transforms.scf_for_loop_unroll import ScfForLoopUnrollPass
+
+from bench.cases import Case, count_ops, parse
+from passes.canonicalize_io_order import CanonicalizeIOOrderPass
+from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from pypto_dialect.context import pypto_context
+from pypto_dialect.utils import walk_ops
+
+PIPELINE = "lower-pipeline-loops,canonicalize-io-order"
+PHASES = ("parse", "lower", "canonicalize", "print", "parse_output")
+WITHOUT_GC = ("lower_without_gc", "canonicalize_without_gc")
+"""The passes again with the cyclic garbage collector off (as `timeit` does)."""
+
+
+@dataclass
+class Measurement:
+    """The samples of one case, in seconds, and the sizes involved."""
+
+    family: str
+    parameter: int
+    ops_in: int = 0
+    ops_out: int = 0
+    created_by_lowering: int = 0
+    created_by_unroll: int = 0
+    samples: dict[str, list[float]] = field(default_factory=dict[str, list[float]])
+
+    def add(self, phase: str, seconds: float) -> None:
+        self.samples.setdefault(phase, []).append(seconds)
+
+    def median(self, phase: str) -> float:
+        return statistics.median(self.samples[phase])
+
+
+_T = TypeVar("_T")
+
+
+class _Stopwatch:
+    """Times phases into a `Measurement`, after a full collection each."""
+
+    def __init__(self, measurement: Measurement):
+        self.measurement = measurement
+
+    def time(self, phase: str, run: Callable[[], _T]) -> _T:
+        gc.collect()
+        start = time.perf_counter()
+        result = run()
+        self.measurement.add(phase, time.perf_counter() - start)
+        return result
+
+
+def _created_ops(module: ModuleOp, apply: Callable[[], None]) -> int:
+    """Apply a transformation and count the ops it created (untimed)."""
+    before = set(walk_ops(module))
+    apply()
+    return sum(1 for op in walk_ops(module) if op not in before)
+
+
+def _print(module: ModuleOp) -> str:
+    stream = StringIO()
+    Printer(stream=stream).print_op(module)
+    return stream.getvalue()
+
+
+def _measure_once(case: Case, watch: _Stopwatch, first: bool) -> None:
+    """One run of the phases; the first run also counts ops and verifies."""
+    ctx = pypto_context()
+    result = watch.measurement
+    lower, canonicalize = LowerPipelineLoopsPass(), CanonicalizeIOOrderPass()
+    module = watch.time("parse", lambda: parse(ctx, case.text))
+    if first:
+        result.ops_in = count_ops(module)
+        copy = parse(ctx, case.text)
+        result.created_by_lowering = _created_ops(copy, lambda: lower.apply(ctx, copy))
+    watch.time("lower", lambda: lower.apply(ctx, module))
+    watch.time("canonicalize", lambda: canonicalize.apply(ctx, module))
+    if first:
+        module.verify()
+        result.ops_out = count_ops(module)
+    output = watch.time("print", lambda: _print(module))
+    watch.time("parse_output", lambda: parse(ctx, output))
+
+    module = parse(ctx, case.text)
+    with _collector_off():
+        watch.time(WITHOUT_GC[0], lambda: lower.apply(ctx, module))
+        watch.time(WITHOUT_GC[1], lambda: canonicalize.apply(ctx, module))
+
+    if case.unroll_twin is None:
+        return
+    twin = parse(ctx, case.unroll_twin)
+    unroll = ScfForLoopUnrollPass()
+    if first:
+        result.created_by_unroll = _created_ops(twin, lambda: unroll.apply(ctx, twin))
+        twin = parse(ctx, case.unroll_twin)
+    watch.time("unroll", lambda: unroll.apply(ctx, twin))
+
+
+@contextmanager
+def _collector_off() -> Generator[None]:
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _xdsl_opt() -> str:
+    beside = Path(sys.executable).parent / "xdsl-opt"
+    return str(beside) if beside.exists() else "xdsl-opt"
+
+
+def _measure_end_to_end(text: str, watch: _Stopwatch, repeat: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "input.mlir")
+        path.write_text(text)
+        command = [_xdsl_opt(), str(path), "-p", PIPELINE, "-o", os.devnull]
+        for _ in range(repeat):
+            watch.time("end_to_end", lambda: subprocess.run(command, check=True))
+
+
+def measure(case: Case, repeat: int) -> Measurement:
+    """All the phases of `case`, `repeat` times each."""
+    result = Measurement(case.family, case.parameter)
+    watch = _Stopwatch(result)
+    for run in range(repeat):
+        _measure_once(case, watch, first=run == 0)
+    _measure_end_to_end(case.text, watch, repeat)
+    return result

@@ -1,0 +1,101 @@
+"""
+The targets of `docs/performance.md`: the ratios (a) and (b) of a case, the
+fitted scaling exponents (c), their thresholds and the checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from bench.measure import PHASES, WITHOUT_GC, Measurement
+
+TARGET_PASSES_OVER_IO = 0.5
+TARGET_OPS_FOR_IO_RATIO = 10_000
+TARGET_LOWER_OVER_UNROLL = 1.5
+TARGET_EXPONENT = 1.15
+
+FITTED = (*PHASES, *WITHOUT_GC)
+"""The phases whose scaling exponents are fitted."""
+
+
+def passes_over_io(m: Measurement) -> float:
+    """Ratio (a): both passes / (parse + print of the output)."""
+    passes = m.median("lower") + m.median("canonicalize")
+    return passes / (m.median("parse_output") + m.median("print"))
+
+
+def lower_over_unroll(m: Measurement) -> float | None:
+    """Ratio (b): lowering time per created op / unrolling time per created op."""
+    if "unroll" not in m.samples:
+        return None
+    lower = m.median("lower") / m.created_by_lowering
+    return lower / (m.median("unroll") / m.created_by_unroll)
+
+
+def scaling_exponent(ops: Sequence[int], seconds: Sequence[float]) -> float | None:
+    """The slope of the least-squares line through `(log ops, log seconds)`."""
+    if len(set(ops)) < 2:
+        return None
+    slope, _ = np.polyfit(np.log(ops), np.log(seconds), 1)
+    return float(slope)
+
+
+def exponents(results: Sequence[Measurement]) -> dict[str, dict[str, float | None]]:
+    """Per family, the scaling exponent of each phase over its cases (x = ops out)."""
+    by_family: dict[str, list[Measurement]] = {}
+    for result in results:
+        by_family.setdefault(result.family, []).append(result)
+    return {
+        family: {
+            phase: scaling_exponent(
+                [m.ops_out for m in cases], [m.median(phase) for m in cases]
+            )
+            for phase in FITTED
+        }
+        for family, cases in by_family.items()
+    }
+
+
+def checks(
+    results: Sequence[Measurement], fitted: dict[str, dict[str, float | None]]
+) -> list[dict[str, Any]]:
+    """Each target, the value measured and whether it is met."""
+    found: list[dict[str, Any]] = []
+    loops = [m for m in results if m.family == "loops"]
+    if loops:
+        nearest = min(loops, key=lambda m: abs(m.ops_out - TARGET_OPS_FOR_IO_RATIO))
+        ratio = passes_over_io(nearest)
+        found.append(
+            {
+                "target": f"(a) passes / (parse + print of the output) at "
+                f"{nearest.ops_out} ops <= {TARGET_PASSES_OVER_IO}",
+                "value": ratio,
+                "met": ratio <= TARGET_PASSES_OVER_IO,
+            }
+        )
+    ratios = [r for m in results if (r := lower_over_unroll(m)) is not None]
+    if ratios:
+        found.append(
+            {
+                "target": f"(b) lowering / unrolling per created op, worst of "
+                f"{len(ratios)} sizes <= {TARGET_LOWER_OVER_UNROLL}",
+                "value": max(ratios),
+                "met": max(ratios) <= TARGET_LOWER_OVER_UNROLL,
+            }
+        )
+    for family, phases in fitted.items():
+        for phase in ("lower", "canonicalize", *WITHOUT_GC):
+            exponent = phases[phase]
+            if exponent is None:
+                continue
+            found.append(
+                {
+                    "target": f"(c) exponent of {phase}, {family} <= {TARGET_EXPONENT}",
+                    "value": exponent,
+                    "met": exponent <= TARGET_EXPONENT,
+                }
+            )
+    return found
