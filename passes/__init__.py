@@ -1,1 +1,25 @@
 """The pypto-dialect passes: `lower-pipeline-loops` and `canonicalize-io-order`."""
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+
+def _lower_pipeline_loops() -> type[ModulePass]:
+    from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+
+    return LowerPipelineLoopsPass
+
+
+def _canonicalize_io_order() -> type[ModulePass]:
+    from passes.canonicalize_io_order import CanonicalizeIOOrderPass
+
+    return CanonicalizeIOOrderPass
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Our passes by name; a factory imports its pass only when called."""
+    return {
+        "lower-pipeline-loops": _lower_pipeline_loops,
+        "canonicalize-io-order": _canonicalize_io_order,
+    }

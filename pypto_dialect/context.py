@@ -8,15 +8,20 @@ from xdsl.dialects.func import Func
 from xdsl.dialects.math import Math
 from xdsl.dialects.scf import Scf
 
-from pypto_dialect.dialect import PyPTO
+from pypto_dialect.dialects import get_all_dialects
+
+UPSTREAM_DIALECTS = (Builtin, Func, Arith, Scf, Cf, Math)
+"""The upstream dialects a kernel uses (`cf`, `math`: what lowerings produce)."""
 
 
 def pypto_context(*, allow_unregistered: bool = False) -> Context:
     """
-    A context with the builtin, `func`, `arith`, `scf` and `pypto` dialects,
-    and `cf` and `math`, which upstream lowerings of them produce.
+    A context with the upstream dialects a kernel uses and every dialect of
+    this distribution (the same list as its `xdsl.universe` entry point).
     """
     ctx = Context(allow_unregistered=allow_unregistered)
-    for dialect in (Builtin, Func, Arith, Scf, Cf, Math, PyPTO):
+    for dialect in UPSTREAM_DIALECTS:
         ctx.load_dialect(dialect)
+    for factory in get_all_dialects().values():
+        ctx.load_dialect(factory())
     return ctx
