@@ -1,0 +1,63 @@
+"""
+Executable semantics of pypto kernels, on numpy.
+
+`PyPTOFunctions` implements every `pypto` op for xDSL's interpreter. With
+xDSL's `func` and `builtin` implementations, and `arith` / `scf` ones extended
+with the scalar ops xDSL lacks and with checked loop steps, it runs whole
+kernels. `run_kernel` is the entry point of `pypto-run` and of the
+differential tests, `random_inputs` makes deterministic inputs and
+`compare_runs` checks that two runs are bit-identical. `docs/interpreter.md`
+states the semantics of every op as executed and lists the modules.
+"""
+
+from pypto_dialect.interpreter.arith import PyPTOArithFunctions
+from pypto_dialect.interpreter.compare import (
+    bit_identical,
+    compare_runs,
+    describe_difference,
+)
+from pypto_dialect.interpreter.elements import (
+    Array,
+    convert,
+    numpy_dtype,
+    shaped_type_name,
+)
+from pypto_dialect.interpreter.kernel import (
+    RANDOM_INDEX_RANGE,
+    RANDOM_INT_RANGE,
+    KernelArg,
+    KernelRun,
+    find_kernel,
+    kernel_interpreter,
+    kernel_names,
+    parameter_names,
+    random_inputs,
+    run_kernel,
+)
+from pypto_dialect.interpreter.pypto import PyPTOFunctions
+from pypto_dialect.interpreter.scf import PyPTOScfFunctions
+from pypto_dialect.interpreter.values import integer_scalar
+
+__all__ = [
+    "RANDOM_INDEX_RANGE",
+    "RANDOM_INT_RANGE",
+    "Array",
+    "KernelArg",
+    "KernelRun",
+    "PyPTOArithFunctions",
+    "PyPTOFunctions",
+    "PyPTOScfFunctions",
+    "bit_identical",
+    "compare_runs",
+    "convert",
+    "describe_difference",
+    "find_kernel",
+    "integer_scalar",
+    "kernel_interpreter",
+    "kernel_names",
+    "numpy_dtype",
+    "parameter_names",
+    "random_inputs",
+    "run_kernel",
+    "shaped_type_name",
+]
