@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.core import OpT
 from xdsl.traits import ConstantLike
 
 
@@ -52,3 +54,8 @@ def ancestors(op: Operation) -> Iterator[Operation]:
     while parent is not None:
         yield parent
         parent = parent.parent_op()
+
+
+def closest(op: Operation, kind: type[OpT]) -> OpT | None:
+    """`op` itself if it is a `kind`, else its closest `kind` ancestor."""
+    return next((o for o in chain((op,), ancestors(op)) if isinstance(o, kind)), None)

@@ -35,16 +35,22 @@ from pypto_dialect.interpreter.kernel import (
     run_kernel,
 )
 from pypto_dialect.interpreter.pypto import PyPTOFunctions
-from pypto_dialect.interpreter.scf import PyPTOScfFunctions
+from pypto_dialect.interpreter.scf import (
+    DEFAULT_MAX_ITERATIONS,
+    PyPTOCfFunctions,
+    PyPTOScfFunctions,
+)
 from pypto_dialect.interpreter.values import integer_scalar
 
 __all__ = [
+    "DEFAULT_MAX_ITERATIONS",
     "RANDOM_INDEX_RANGE",
     "RANDOM_INT_RANGE",
     "Array",
     "KernelArg",
     "KernelRun",
     "PyPTOArithFunctions",
+    "PyPTOCfFunctions",
     "PyPTOFunctions",
     "PyPTOScfFunctions",
     "bit_identical",

@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.interpreter import Interpreter
 from xdsl.interpreters.builtin import BuiltinFunctions
-from xdsl.interpreters.cf import CfFunctions
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.math import MathFunctions
 from xdsl.ir import Attribute
@@ -41,7 +40,12 @@ from pypto_dialect.interpreter.elements import (
     numpy_dtype,
 )
 from pypto_dialect.interpreter.pypto import CHANNELS, PyPTOFunctions
-from pypto_dialect.interpreter.scf import PyPTOScfFunctions
+from pypto_dialect.interpreter.scf import (
+    DEFAULT_MAX_ITERATIONS,
+    ITERATIONS_LEFT,
+    PyPTOCfFunctions,
+    PyPTOScfFunctions,
+)
 from pypto_dialect.interpreter.values import (
     Scalar,
     frozen,
@@ -73,7 +77,7 @@ def kernel_interpreter(
     for functions in (
         BuiltinFunctions(),
         FuncFunctions(),
-        CfFunctions(),
+        PyPTOCfFunctions(),
         MathFunctions(),
         PyPTOArithFunctions(),
         PyPTOScfFunctions(),
@@ -147,13 +151,15 @@ def run_kernel(
     *,
     channels: Mapping[ChannelDirection, Sequence[Array]] | None = None,
     listeners: Sequence[Interpreter.Listener] = (),
+    max_iterations: int = DEFAULT_MAX_ITERATIONS,
 ) -> KernelRun:
     """
     Run `@entry` of the (verified) `module` on `args`, given by parameter name:
     arrays of the exact shape and dtype for tensors and tiles, numbers for
     scalars. Tensors are copied in, so the caller's arrays are not modified.
     `channels` holds tiles waiting in cross-core channels before the run;
-    `listeners` observe every op the interpreter runs.
+    `listeners` observe every op the interpreter runs; the loops of the run
+    may iterate (and its branches be taken) `max_iterations` times in all.
     Any problem, in the arguments or during the run, raises `InterpretationError`.
     """
     kernel = find_kernel(module, entry)
@@ -172,6 +178,7 @@ def run_kernel(
     }
     interpreter = kernel_interpreter(module, listeners)
     interpreter.set_data(PyPTOFunctions, CHANNELS, queues)
+    interpreter.set_data(PyPTOScfFunctions, ITERATIONS_LEFT, max_iterations)
     with np.errstate(all="ignore"):
         results = interpreter.call_op(kernel, values)
     return KernelRun(

@@ -1,47 +1,36 @@
 """
-Source locations for the diagnostics of `pypto-opt` and `pypto-run`.
+Error reporting shared by `pypto-opt` and `pypto-run`: source locations,
+undecodable input, and internal errors (bugs, exit code 70).
 
-xDSL ops do not keep where they were parsed from: `SpanRecordingParser`
-remembers it, and `recording_diagnosed_ops` tells which ops a diagnostic is
-about (the op a verifier or pass reported; for an interpretation error, the
-op that failed, then the ops around it).
+xDSL ops do not keep where they were parsed from: `CheckedParser`
+(`pypto_dialect.checked`) remembers it, `recording_diagnosed_ops` tells
+which ops a diagnostic is about (the op a verifier or pass reported; for an
+interpretation error, the op that failed, then the ops around it), and
+`diagnostic_text` words the report for both tools.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Generator, Iterable
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Generator, Iterable, Sequence
 from contextlib import contextmanager
 
-from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.lexer import Span
 
-OpSpans = dict[Operation, Span[str]]
+from pypto_dialect.checked import OpSpans
+
+INTERNAL_ERROR = 70
+"""The exit code of an internal error (`EX_SOFTWARE` of sysexits.h)."""
 
 
-class SpanRecordingParser(Parser):
-    """A parser that remembers where in the source each operation starts."""
-
-    def __init__(
-        self,
-        ctx: Context,
-        source: str,
-        name: str,
-        op_spans: OpSpans,
-        line_offset: int = 0,
-    ):
-        super().__init__(ctx, source, name)
-        self._op_spans = op_spans
-        self._line_offset = line_offset
-
-    def parse_operation(self) -> Operation:
-        span = self._current_token.span
-        op = super().parse_operation()
-        self._op_spans[op] = dataclasses.replace(span, line_offset=self._line_offset)
-        return op
+class UnreadableInput(Exception):
+    """Input that is not a program's text; the message says why (`cannot read FILE: ...`)."""
 
 
 @contextmanager
@@ -71,6 +60,91 @@ def located_error(span: Span[str] | Span[bytes], message: str) -> str:
     return f"{span.get_location()}: error: {message}\n{source_excerpt(span)}"
 
 
-def first_located(ops: Iterable[Operation], op_spans: OpSpans) -> Operation | None:
-    """The first of `ops` whose source location is known."""
-    return next((op for op in ops if op in op_spans), None)
+def diagnostic_text(
+    message: str,
+    diagnosed: Iterable[Operation],
+    op_spans: OpSpans,
+    input_name: str,
+    *,
+    context: str = "",
+    name_op: bool = True,
+    notes: Sequence[str] = (),
+) -> str:
+    """
+    The report of a diagnostic about the ops `diagnosed`: `file:line:col:
+    error: 'op' op message` at the first one parsed from the source (with the
+    source line), else at the first one with a `file:line:col` location (an
+    op a pass created has the location of the op it came from), else
+    `input_name: error: message` followed by the `notes` (the IR xDSL
+    attached, which is all there is to locate the problem by). `context` goes
+    before `'op' op`, which `name_op=False` leaves out.
+    """
+    diagnosed = tuple(diagnosed)
+    parsed = next((op for op in diagnosed if op in op_spans), None)
+    if parsed is not None:
+        prefix = context + (f"'{parsed.name}' op " if name_op else "")
+        return located_error(op_spans[parsed], prefix + message)
+    created = next(
+        (op for op in diagnosed if isinstance(op.location, FileLineColLoc)), None
+    )
+    if created is not None:
+        location = created.location
+        assert isinstance(location, FileLineColLoc)
+        where = f"{location.filename.data}:{location.line.data}:{location.column.data}"
+        prefix = context + (f"'{created.name}' op " if name_op else "")
+        return f"{where}: error: {prefix}{message}"
+    return "\n".join((f"{input_name}: error: {context}{message}", *notes))
+
+
+def decode_source(data: bytes, line_offset: int = 0) -> str:
+    """
+    `data` as UTF-8 text, or `UnreadableInput` locating the first NUL byte or
+    invalid byte (`line_offset` lines precede `data` in the file).
+    """
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise UnreadableInput(
+            f"binary data (NUL byte at {_where(data, nul, line_offset)})"
+        )
+    try:
+        return data.decode()
+    except UnicodeDecodeError as error:
+        byte = data[error.start]
+        where = _where(data, error.start, line_offset)
+        raise UnreadableInput(f"not UTF-8 text (byte {byte:#04x} at {where})") from None
+
+
+def _where(data: bytes, offset: int, line_offset: int) -> str:
+    line = line_offset + data.count(b"\n", 0, offset) + 1
+    column = offset - data.rfind(b"\n", 0, offset)
+    return f"line {line}, column {column}"
+
+
+def add_traceback_flag(parser: argparse.ArgumentParser) -> None:
+    """`--traceback`, for `report_internal_error`."""
+    parser.add_argument(
+        "--traceback",
+        action="store_true",
+        help="on an internal error, print the Python traceback "
+        "(or set PYPTO_TRACEBACK=1)",
+    )
+
+
+def report_internal_error(tool: str, error: Exception, show_traceback: bool) -> int:
+    """
+    Report an exception that is not a diagnostic (a bug of `tool`) on stderr,
+    as two lines, or as its traceback with `--traceback` or PYPTO_TRACEBACK=1.
+    Returns the exit code.
+    """
+    if show_traceback or os.environ.get("PYPTO_TRACEBACK") == "1":
+        traceback.print_exception(error)
+        return INTERNAL_ERROR
+    message = str(error)
+    described = type(error).__name__ + (f": {message}" if message else "")
+    print(f"{tool}: error: internal error: {described}", file=sys.stderr)
+    print(
+        f"{tool}: please report this bug with the input file "
+        "(--traceback shows where it happened)",
+        file=sys.stderr,
+    )
+    return INTERNAL_ERROR

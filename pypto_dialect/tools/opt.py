@@ -1,30 +1,43 @@
 """
 `pypto-opt`: `xdsl-opt` with compiler-style error reporting.
 
-It takes exactly `xdsl-opt`'s flags and behaves the same, except that a
-diagnostic (parse error, verifier error, pass failure) and a bad command line
-are printed to stderr as `file:line:col: error: message` followed by the
-offending source line, and the exit code is 1, without a Python traceback.
+It takes `xdsl-opt`'s flags (and `--traceback`) and behaves the same, except
+that a diagnostic (parse error, verifier error, pass failure) is printed to
+stderr as `file:line:col: error: message` followed by the offending source
+line, and input that is not text, an unknown file extension or a bad pass
+pipeline is one `error:` line; the exit code is 1, without a Python traceback.
+Parsing and verification go through `pypto_dialect.checked`, which reports
+xDSL's crashes on malformed input as diagnostics; any other exception is an
+internal error (exit code 70, see `report_internal_error`).
 """
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
+import os
+import shutil
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.transforms.mlir_opt import MLIROptPass
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from pypto_dialect.checked import CheckedParser, OpSpans, verify_module
 from pypto_dialect.tools.diagnostics import (
-    OpSpans,
-    SpanRecordingParser,
-    first_located,
+    UnreadableInput,
+    add_traceback_flag,
+    decode_source,
+    diagnostic_text,
     located_error,
     recording_diagnosed_ops,
+    report_internal_error,
 )
 
 
@@ -41,14 +54,60 @@ class PyPTOOptMain(xDSLOptMain):
         self.op_spans = {}
         super().__init__(description, args)
 
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        add_traceback_flag(arg_parser)
+
+    def setup_pipeline(self) -> None:
+        """xDSL's pipeline, verifying with `verify_module` after parsing and each pass."""
+        try:
+            super().setup_pipeline()
+        except ValueError as error:
+            _fail(f"pypto-opt: error: {error} (--help lists the available passes)")
+        for pass_ in self.pipeline.passes:
+            # A missing tool is the environment's fault, not a bug: say so first.
+            if isinstance(pass_, MLIROptPass) and not shutil.which(pass_.executable):
+                _fail(
+                    f"pypto-opt: error: the pass {pass_.name} runs '{pass_.executable}', "
+                    "which is not on PATH (set XDSL_MLIR_OPT to its path)"
+                )
+        xdsl_callback = self.pipeline.callback
+        assert xdsl_callback is not None
+        verify = not self.args.disable_verify
+        # xDSL's callback still times and prints the passes; its own
+        # `module.verify()`, which crashes on some malformed IR, is turned off.
+        self.args.disable_verify = True
+
+        def callback(
+            previous: ModulePass | None, module: ModuleOp, next_: ModulePass | None
+        ) -> None:
+            if verify:
+                verify_module(module)
+            xdsl_callback(previous, module, next_)
+
+        self.pipeline = dataclasses.replace(self.pipeline, callback=callback)
+
+    def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
+        try:
+            return super().prepare_input()
+        except ValueError:  # raised for an extension without a frontend only
+            extension = os.path.splitext(self.get_input_name())[1]
+            problem = (
+                f"unknown file extension '{extension}'"
+                if extension
+                else "no file extension"
+            )
+            known = ", ".join(f".{name}" for name in self.available_frontends)
+            raise UnreadableInput(f"{problem} (known: {known})") from None
+
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:
         if self.args.frontend or file_extension != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
-        parser = SpanRecordingParser(
+        parser = CheckedParser(
             self.ctx,
-            chunk.read().decode(),
+            decode_source(chunk.read(), start_offset),
             self.get_input_name(),
             self.op_spans,
             start_offset,
@@ -63,18 +122,25 @@ class PyPTOOptMain(xDSLOptMain):
                 _fail(located_error(error.span, error.msg))
             except DiagnosticException as error:
                 self._report_diagnostic(error, diagnosed)
+            except UnreadableInput as error:
+                _fail(f"pypto-opt: error: cannot read {self.get_input_name()}: {error}")
+            except OSError as error:
+                _fail(f"pypto-opt: error: {error}")
+            except Exception as error:
+                sys.exit(report_internal_error("pypto-opt", error, self.args.traceback))
 
     def _report_diagnostic(
         self, error: DiagnosticException, diagnosed: list[Operation]
-    ) -> None:
-        located = first_located(diagnosed, self.op_spans)
-        if located is not None:
-            _fail(located_error(self.op_spans[located], f"'{located.name}' op {error}"))
+    ) -> NoReturn:
         notes: list[str] = getattr(error, "__notes__", [])
-        _fail(f"{self.get_input_name()}: error: {error}", *notes)
+        _fail(
+            diagnostic_text(
+                str(error), diagnosed, self.op_spans, self.get_input_name(), notes=notes
+            )
+        )
 
 
-def _fail(*lines: str) -> None:
+def _fail(*lines: str) -> NoReturn:
     for line in lines:
         print(line, file=sys.stderr)
     sys.exit(1)
@@ -85,13 +151,11 @@ def main(args: Sequence[str] | None = None) -> None:
     warnings.filterwarnings("default", category=DeprecationWarning)
     try:
         driver = PyPTOOptMain(args=args)
-    except (ValueError, ArgSpecParseError) as error:
+    except ArgSpecParseError as error:
         _fail(f"pypto-opt: error: {error}")
-        return
-    try:
-        driver.run()
-    except OSError as error:
-        _fail(f"pypto-opt: error: {error}")
+    except Exception as error:  # before --traceback is known
+        sys.exit(report_internal_error("pypto-opt", error, False))
+    driver.run()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ arrays of an `.npz` file (by parameter name; parameters it does not name stay
 random), and the tool prints one line per tensor parameter and per result.
 `--passes` runs the kernel again after the pass pipeline, on the same inputs,
 and exits with 1 unless every output is bit-identical. Problems are `error:`
-lines on stderr and exit code 1, never a traceback.
+lines on stderr and exit code 1, never a traceback; any other exception is an
+internal error (exit code 70, see `report_internal_error`).
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ from xdsl.utils.exceptions import (
     ParseError,
 )
 
+from pypto_dialect.checked import OpSpans, parse_module, verify_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import (
+    DEFAULT_MAX_ITERATIONS,
     Array,
     KernelArg,
     KernelRun,
@@ -47,11 +50,13 @@ from pypto_dialect.interpreter import (
     shaped_type_name,
 )
 from pypto_dialect.tools.diagnostics import (
-    OpSpans,
-    SpanRecordingParser,
-    first_located,
+    UnreadableInput,
+    add_traceback_flag,
+    decode_source,
+    diagnostic_text,
     located_error,
     recording_diagnosed_ops,
+    report_internal_error,
 )
 from pypto_dialect.utils import walk_ops
 
@@ -73,13 +78,15 @@ def main(
     are the passes `--passes` can name.
     """
     options = _argument_parser().parse_args(args)
-    if available_passes is None:
-        available_passes = Universe.get_multiverse().all_passes
     try:
+        if available_passes is None:
+            available_passes = Universe.get_multiverse().all_passes
         return _run(options, available_passes)
     except _Failure as failure:
         print(failure, file=sys.stderr)
         return 1
+    except Exception as error:
+        return report_internal_error("pypto-run", error, options.traceback)
 
 
 def _argument_parser() -> argparse.ArgumentParser:
@@ -123,6 +130,15 @@ def _argument_parser() -> argparse.ArgumentParser:
         "'lower-pipeline-loops,canonicalize-io-order') and check that every "
         "output is bit-identical",
     )
+    parser.add_argument(
+        "--max-iterations",
+        metavar="N",
+        type=_non_negative,
+        default=DEFAULT_MAX_ITERATIONS,
+        help="the most loop iterations and branches one run may take, so that "
+        f"no kernel runs without end (default: {DEFAULT_MAX_ITERATIONS:,})",
+    )
+    add_traceback_flag(parser)
     return parser
 
 
@@ -159,11 +175,11 @@ def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
     overrides |= dict(options.index)
 
     with _reported(source_name, op_spans):
-        module.verify()
+        verify_module(module)
         entry = (options.entry or _only_kernel(module)).removeprefix("@")
         kernel = find_kernel(module, entry)
         inputs = random_inputs(kernel, options.seed, overrides)
-        run = run_kernel(module, entry, inputs)
+        run = run_kernel(module, entry, inputs, max_iterations=options.max_iterations)
     print(_summary(entry, options, inputs, run))
     if options.save is not None:
         _save(options.save, run)
@@ -177,8 +193,10 @@ def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
     context = f"after --passes '{options.passes}'"
     with _reported(source_name, op_spans, context):
         pipeline.apply(ctx, transformed)
-        transformed.verify()
-        after = run_kernel(transformed, entry, inputs)
+        verify_module(transformed)
+        after = run_kernel(
+            transformed, entry, inputs, max_iterations=options.max_iterations
+        )
     differences = compare_runs(run, after)
     outputs = len(run.outputs())
     if not differences:
@@ -196,44 +214,53 @@ def _reported(
 ) -> Generator[None]:
     """
     Turn the diagnostics raised in the block into `error:` failures, located
-    at the op they are about when it comes from the source (ops the passes
-    create do not). Interpretation errors name their op themselves.
+    at the op they are about (`diagnostic_text`). Interpretation errors name
+    their op themselves.
     """
     with recording_diagnosed_ops() as diagnosed:
         try:
             yield
         except DiagnosticException as error:
-            prefix = f"{context}: " if context else ""
-            located = first_located(diagnosed, op_spans)
-            if located is None:
-                raise _Failure(f"{source_name}: error: {prefix}{error}") from None
-            if not isinstance(error, InterpretationError):
-                prefix += f"'{located.name}' op "
-            raise _Failure(
-                located_error(op_spans[located], prefix + str(error))
-            ) from None
+            text = diagnostic_text(
+                str(error),
+                diagnosed,
+                op_spans,
+                source_name,
+                context=f"{context}: " if context else "",
+                name_op=not isinstance(error, InterpretationError),
+            )
+            raise _Failure(text) from None
 
 
 def _parse(ctx: Context, path: str, source_name: str, op_spans: OpSpans) -> ModuleOp:
+    text = _read(path, source_name)
     try:
-        text = sys.stdin.read() if path == "-" else _read(path)
-        return SpanRecordingParser(ctx, text, source_name, op_spans).parse_module()
+        return parse_module(ctx, text, source_name, op_spans=op_spans)
     except ParseError as error:
         raise _Failure(located_error(error.span, error.msg)) from None
 
 
-def _read(path: str) -> str:
+def _read(path: str, source_name: str) -> str:
     try:
-        with open(path, encoding="utf-8") as file:
-            return file.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise _Failure(f"pypto-run: error: cannot read {path}: {error}") from None
+        if path == "-":
+            return decode_source(sys.stdin.buffer.read())
+        with open(path, "rb") as file:
+            return decode_source(file.read())
+    except (OSError, UnreadableInput) as error:
+        raise _Failure(
+            f"pypto-run: error: cannot read {source_name}: {error}"
+        ) from None
 
 
 def _pipeline(spec: str, available_passes: PassFactories) -> PassPipeline:
     try:
         return PassPipeline.parse_spec(dict(available_passes), spec)
-    except (ValueError, ArgSpecParseError) as error:
+    except ValueError as error:
+        raise _Failure(
+            f"pypto-run: error: --passes: {error} "
+            "(`pypto-opt --help` lists the available passes)"
+        ) from None
+    except ArgSpecParseError as error:
         raise _Failure(f"pypto-run: error: --passes: {error}") from None
 
 

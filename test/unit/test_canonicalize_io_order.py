@@ -5,6 +5,7 @@ from __future__ import annotations
 from io import StringIO
 
 import pytest
+from ir_integrity import apply_checked, check_integrity
 from xdsl.dialects import scf
 from xdsl.dialects import test as test_dialect
 from xdsl.dialects.builtin import ModuleOp
@@ -14,16 +15,13 @@ from xdsl.pattern_rewriter import PatternRewriterListener, PatternRewriteWalker
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException
 
-from passes.analysis.dependence import Dependence, DependenceGraph, DependenceKind
+from passes.analysis import Dependence, DependenceGraph, DependenceKind
 from passes.canonicalize_io_order import (
     CanonicalizeIOOrderPass,
     CanonicalizeIOOrderPattern,
-    Category,
-    ScheduleKey,
-    classify,
-    priority_order,
-    schedule_key,
 )
+from passes.io_order_policy import Category, ScheduleKey, classify, schedule_key
+from passes.scheduling import priority_order
 from pypto_dialect.attributes import MembershipAttr
 from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp
@@ -38,8 +36,7 @@ def parse(source: str) -> ModuleOp:
 
 
 def canonicalize(module: ModuleOp, *, explain: bool = False) -> ModuleOp:
-    CanonicalizeIOOrderPass(explain=explain).apply(pypto_context(), module)
-    module.verify()
+    apply_checked(CanonicalizeIOOrderPass(explain=explain), pypto_context(), module)
     return module
 
 
@@ -113,6 +110,7 @@ def reorder_only(module: ModuleOp) -> tuple[bool, list[Operation]]:
         apply_recursively=False,
         listener=listener,
     ).rewrite_module(module)
+    check_integrity(module)
     return changed, touched
 
 
@@ -213,6 +211,7 @@ def test_unlowered_pipeline_fails_before_any_change():
     with pytest.raises(PassFailedException, match="stages 2 is not lowered yet"):
         CanonicalizeIOOrderPass().apply(pypto_context(), module)
     assert print_ir(module) == before
+    check_integrity(module)
 
 
 def test_explain_prints_moves(capsys: pytest.CaptureFixture[str]):

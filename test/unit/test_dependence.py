@@ -1,4 +1,4 @@
-"""The block dependence graph (`passes/analysis/dependence.py`)."""
+"""The block dependence graph (`passes/analysis/`)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from dependence_helpers import memory_accesses
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import arith, func
@@ -15,17 +16,17 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, f32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.parser import Parser
 
-from passes.analysis.dependence import (
+from passes.analysis import (
     AccessKind,
     Dependence,
     DependenceGraph,
     DependenceKind,
     OpSummaries,
-    is_noalias_argument,
-    memory_accesses,
 )
+from passes.analysis.frontier import is_noalias_argument
 from passes.analysis.windows import LinearForms, access_window
-from passes.canonicalize_io_order import ScheduleKey, priority_order
+from passes.io_order_policy import ScheduleKey
+from passes.scheduling import priority_order
 from pypto_dialect.context import pypto_context
 from pypto_dialect.effects import TensorWindowAccess
 from pypto_dialect.pipeline import PipelineOp, YieldOp

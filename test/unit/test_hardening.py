@@ -10,6 +10,7 @@ import time
 from io import StringIO
 
 import pytest
+from ir_integrity import apply_checked, check_integrity
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     FileLineColLoc,
@@ -150,6 +151,7 @@ def test_limits_fail_fast_and_leave_the_ir_alone(
     # A hang guard, not a benchmark: the check comes before any op is built.
     assert time.perf_counter() - start < 5
     assert print_ir(module) == before
+    check_integrity(module)
 
 
 def test_max_copies_is_an_option():
@@ -167,5 +169,4 @@ def test_max_copies_is_an_option():
     with pytest.raises(PassFailedException, match="36 copies"):
         LowerPipelineLoopsPass(max_copies=35).apply(ctx, parse_module(ctx, source))
     module = parse_module(ctx, source)
-    LowerPipelineLoopsPass(max_copies=36).apply(ctx, module)
-    verify_module(module)
+    apply_checked(LowerPipelineLoopsPass(max_copies=36), ctx, module)

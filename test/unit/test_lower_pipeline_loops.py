@@ -6,6 +6,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from ir_integrity import apply_checked, check_integrity
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -33,8 +34,7 @@ def print_ir(module: ModuleOp, *, generic: bool = False) -> str:
 
 
 def lower(module: ModuleOp) -> ModuleOp:
-    LowerPipelineLoopsPass().apply(pypto_context(), module)
-    module.verify()
+    apply_checked(LowerPipelineLoopsPass(), pypto_context(), module)
     return module
 
 
@@ -109,6 +109,7 @@ def test_api_bad_step_raises_diagnostic(step: str, message: str):
     with pytest.raises(PassFailedException, match=message):
         LowerPipelineLoopsPass().apply(pypto_context(), module)
     assert print_ir(module) == before
+    check_integrity(module)
 
 
 # --------------------------------------------------------------------------- #

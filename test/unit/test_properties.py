@@ -5,7 +5,8 @@ For `lower-pipeline-loops` (kernels with `stages` 1..8), `canonicalize-io-order`
 (kernels with `stages 1` only: it rejects more) and both chained, on every
 kernel `kernel_strategies.kernels()` draws:
 
-* the output verifies, and prints and parses back identically in custom and
+* the output verifies, its use lists and parent pointers are sound
+  (`ir_integrity.py`), and it prints and parses back identically in custom and
   generic form;
 * the pass is idempotent (applied again to its output, it prints the same);
 * the interpreter gives bit-identical outputs before and after, on the
@@ -14,6 +15,11 @@ kernel `kernel_strategies.kernels()` draws:
   accesses whose order changed: the same access sequence after the pass that
   copies ops, the same order of every conflicting pair after the pass that
   moves them.
+
+Both passes also compose with upstream ones: followed, on the same in-memory
+module, by `convert-scf-to-cf`, `canonicalize`, `cse`, `dce` and `licm` (in
+a drawn order), the IR stays sound after each pass and the results
+bit-identical.
 
 The budget comes from the hypothesis profile (`conftest.py`): a derandomized
 one by default, `HYPOTHESIS_PROFILE=campaign` for a long campaign.
@@ -29,14 +35,16 @@ from typing import NamedTuple
 import pytest
 from hypothesis import Phase, event, given, settings
 from hypothesis import strategies as st
+from ir_integrity import apply_checked
 from kernel_strategies import FEATURES, GeneratedKernel, kernels
 from legality import Trace, copy_violations, reorder_violations, trace_kernel
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
-from xdsl.passes import ModulePass
+from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
+from xdsl.transforms import get_all_passes
 
-from passes.analysis.dependence import Dependence, DependenceGraph, DependenceKind
+from passes.analysis import Dependence, DependenceGraph, DependenceKind
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.context import pypto_context
@@ -45,6 +53,7 @@ from pypto_dialect.interpreter import (
     compare_runs,
     find_kernel,
     random_inputs,
+    run_kernel,
 )
 
 CONTEXT = pypto_context()
@@ -52,6 +61,16 @@ LOWER = LowerPipelineLoopsPass()
 CANONICALIZE = CanonicalizeIOOrderPass()
 SEEDS = st.integers(0, 2**32 - 1)
 """Seeds of the random inputs."""
+UPSTREAM = PassPipeline.parse_spec(
+    get_all_passes(), "convert-scf-to-cf,canonicalize,cse,dce,licm"
+).passes
+"""Upstream passes that must work on the output of both passes."""
+COMPOSITION_BUDGET = (
+    settings(max_examples=30)
+    if settings.get_current_profile_name() == "ci"
+    else settings()
+)
+"""30 kernels in CI (each goes through seven passes), else the profile's count."""
 
 Legality = Callable[[Trace, Trace], list[str]]
 
@@ -74,7 +93,7 @@ def check_output(pass_: ModulePass, module: ModuleOp, *, round_trip: bool) -> No
     """
     text = print_ir(module)
     again = module.clone()
-    pass_.apply(CONTEXT, again)
+    apply_checked(pass_, CONTEXT, again)
     assert print_ir(again) == text, f"{pass_.name} is not idempotent"
     if round_trip:
         assert print_ir(parse(text)) == text
@@ -101,11 +120,11 @@ class Run:
 
     def apply(self, pass_: ModulePass, legality: Legality) -> Differences:
         """
-        Apply `pass_` in place, check that the output verifies, and return how
-        the run after the pass differs from the run before.
+        Apply `pass_` in place, check the output's integrity (it verifies, its
+        links are sound), and return how the run after the pass differs from
+        the run before.
         """
-        pass_.apply(CONTEXT, self.module)
-        self.module.verify()
+        apply_checked(pass_, CONTEXT, self.module)
         before, self.trace = self.trace, self.run()
         return Differences(
             compare_runs(before.run, self.trace.run), legality(before, self.trace)
@@ -157,6 +176,22 @@ def test_both_passes_chained(kernel: GeneratedKernel, seed: int):
     run = Run(kernel, seed)
     lower(run, round_trip=False)  # test_lower_pipeline_loops round-trips its output
     canonicalize(run)
+
+
+@COMPOSITION_BUDGET
+@given(kernels(), SEEDS, st.permutations(UPSTREAM))
+def test_upstream_passes_compose(
+    kernel: GeneratedKernel, seed: int, upstream: list[ModulePass]
+):
+    """
+    Both passes, then the upstream ones, on one module in one process: the IR
+    stays sound after every pass and the results bit-identical to the input's.
+    """
+    run = Run(kernel, seed)
+    for pass_ in (LOWER, CANONICALIZE, *upstream):
+        apply_checked(pass_, CONTEXT, run.module)
+    after = run_kernel(run.module, kernel.entry, run.inputs)
+    assert compare_runs(run.trace.run, after) == []
 
 
 # --------------------------------------------------------------------------- #

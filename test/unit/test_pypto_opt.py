@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -16,6 +17,7 @@ from xdsl.utils.exceptions import PassFailedException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from pypto_dialect.tile import StoreOp
+from pypto_dialect.tools import opt
 from pypto_dialect.tools.opt import PyPTOOptMain, main
 
 BIN = Path(sys.executable).parent
@@ -108,7 +110,10 @@ def test_parse_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
 def test_unknown_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     code, _, err = run_opt(capsys, [str(EXAMPLE), "-p", "no-such-pass"])
     assert code == 1
-    assert err == "pypto-opt: error: Unrecognized passes: ['no-such-pass']\n"
+    assert err == (
+        "pypto-opt: error: Unrecognized passes: ['no-such-pass'] "
+        "(--help lists the available passes)\n"
+    )
 
 
 def test_missing_input_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
@@ -132,6 +137,33 @@ def test_pass_failure_points_at_the_op(
         f"{EXAMPLE}:12:5: error: 'pypto.tile.store' op stores are not allowed here"
     )
     assert lines[1].strip().startswith("pypto.tile.store %y, %out[%off]")
+
+
+def test_diagnostic_on_an_op_a_pass_created_is_located(
+    capsys: pytest.CaptureFixture[str],
+):
+    """Copies and new ops have the location of their source op (issue 10)."""
+    code, out, err = run_opt(
+        capsys,
+        [str(EXAMPLE), "-p", "lower-pipeline-loops,test-fail-on-store"],
+        lambda args: _OptWithTestPasses(args=args).run(),
+    )
+    assert code == 1
+    assert out == ""
+    assert err == (
+        f"{EXAMPLE}:12:5: error: 'pypto.tile.store' op stores are not allowed here\n"
+    )
+
+
+def test_parsed_ops_have_file_locations(capsys: pytest.CaptureFixture[str]):
+    code, out, _ = run_opt(
+        capsys, [str(EXAMPLE), "--print-debuginfo", "-p", "lower-pipeline-loops"]
+    )
+    assert code == 0
+    # The pipeline is at 6:3: the ops the lowering creates take its location;
+    # the copies of the store (12:5) keep the store's.
+    assert f'%c4 = arith.constant 4 : index loc("{EXAMPLE}":6:3)' in out
+    assert out.count(f'pypto.tensor<1024xf32> loc("{EXAMPLE}":12:5)') == 4
 
 
 def test_pass_failure_without_op(capsys: pytest.CaptureFixture[str]):
@@ -178,3 +210,118 @@ def test_console_script(tmp_path: Path):
     assert run.stdout == ""
     assert f"{path}:2:3: error: 'pypto.tile.load' op" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_verifies_once_after_parsing_and_after_each_pass(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    """With `verify_module` only: xDSL's own `module.verify()` is off."""
+    verified: list[ModuleOp] = []
+    verify = ModuleOp.verify
+
+    def recording_verify(module: ModuleOp) -> None:
+        verified.append(module)
+        verify(module)
+
+    monkeypatch.setattr(ModuleOp, "verify", recording_verify)
+    assert run_opt(capsys, [str(EXAMPLE), "-p", "canonicalize,cse"])[0] == 0
+    assert len(verified) == 3
+    verified.clear()
+    assert run_opt(capsys, [str(EXAMPLE), "--disable-verify"])[0] == 0
+    assert verified == []
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (
+            b"func.func @f() {\n  \xff\n}\n",
+            "not UTF-8 text (byte 0xff at line 2, column 3)",
+        ),
+        (b"\x7fELF\x02\x01\x01\x00", "binary data (NUL byte at line 1, column 8)"),
+    ],
+)
+def test_input_that_is_not_text(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    data: bytes,
+    problem: str,
+):
+    path = tmp_path / "input.mlir"
+    path.write_bytes(data)
+    assert run_opt(capsys, [str(path)]) == (
+        1,
+        "",
+        f"pypto-opt: error: cannot read {path}: {problem}\n",
+    )
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert run_opt(capsys, []) == (
+        1,
+        "",
+        f"pypto-opt: error: cannot read stdin: {problem}\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [("kernel.txt", "unknown file extension '.txt'"), ("kernel", "no file extension")],
+)
+def test_unknown_file_extension(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, problem: str
+):
+    path = tmp_path / name
+    path.write_text(EXAMPLE.read_text())
+    assert run_opt(capsys, [str(path)]) == (
+        1,
+        "",
+        f"pypto-opt: error: cannot read {path}: {problem} (known: .mlir)\n",
+    )
+
+
+def _crash(*args: object) -> None:
+    raise RuntimeError("boom")
+
+
+INTERNAL_ERROR_LINES = [
+    "pypto-opt: error: internal error: RuntimeError: boom",
+    "pypto-opt: please report this bug with the input file "
+    "(--traceback shows where it happened)",
+]
+
+
+def test_internal_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    """A bug (here in the verification) is two lines and exit code 70."""
+    monkeypatch.delenv("PYPTO_TRACEBACK", raising=False)
+    monkeypatch.setattr(opt, "verify_module", _crash)
+    code, out, err = run_opt(capsys, [str(EXAMPLE)])
+    assert (code, out, err.splitlines()) == (70, "", INTERNAL_ERROR_LINES)
+
+
+def test_internal_error_before_the_command_line_is_read(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.delenv("PYPTO_TRACEBACK", raising=False)
+    monkeypatch.setattr(PyPTOOptMain, "register_all_passes", _crash)
+    code, _, err = run_opt(capsys, [str(EXAMPLE)])
+    assert (code, err.splitlines()) == (70, INTERNAL_ERROR_LINES)
+
+
+@pytest.mark.parametrize("how", ["flag", "environment"])
+def test_internal_error_with_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, how: str
+):
+    monkeypatch.setattr(opt, "verify_module", _crash)
+    args = [str(EXAMPLE)]
+    if how == "flag":
+        monkeypatch.delenv("PYPTO_TRACEBACK", raising=False)
+        args.append("--traceback")
+    else:
+        monkeypatch.setenv("PYPTO_TRACEBACK", "1")
+    code, out, err = run_opt(capsys, args)
+    assert (code, out) == (70, "")
+    assert err.startswith("Traceback (most recent call last):\n")
+    assert err.endswith("RuntimeError: boom\n")
+    assert "internal error" not in err

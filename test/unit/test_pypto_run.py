@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import PassFailedException
 
+from pypto_dialect.tools import run
 from pypto_dialect.tools.run import main
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -307,4 +309,99 @@ def test_console_script(tmp_path: Path) -> None:
         "!pypto.tensor<64xf32>\n"
         "    %t = pypto.tile.load %x[%off] : !pypto.tensor<64xf32> -> !pypto.tile<8xf32, vec>\n"
         "    ^^\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (
+            b"func.func @f() {\n  \xff\n}\n",
+            "not UTF-8 text (byte 0xff at line 2, column 3)",
+        ),
+        (b"\x7fELF\x02\x01\x01\x00", "binary data (NUL byte at line 1, column 8)"),
+    ],
+)
+def test_input_that_is_not_text(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    data: bytes,
+    problem: str,
+) -> None:
+    kernel = tmp_path / "kernel.mlir"
+    kernel.write_bytes(data)
+    assert pypto_run(capsys, str(kernel)) == (
+        1,
+        "",
+        f"pypto-run: error: cannot read {kernel}: {problem}\n",
+    )
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert pypto_run(capsys, "-") == (
+        1,
+        "",
+        f"pypto-run: error: cannot read <stdin>: {problem}\n",
+    )
+
+
+def _crash(*args: object) -> None:
+    raise RuntimeError("boom")
+
+
+def test_internal_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug (here in the interpreter) is two lines and exit code 70."""
+    monkeypatch.delenv("PYPTO_TRACEBACK", raising=False)
+    monkeypatch.setattr(run, "run_kernel", _crash)
+    assert pypto_run(capsys, ADD_ONE) == (
+        70,
+        "",
+        "pypto-run: error: internal error: RuntimeError: boom\n"
+        "pypto-run: please report this bug with the input file "
+        "(--traceback shows where it happened)\n",
+    )
+
+
+@pytest.mark.parametrize("how", ["flag", "environment"])
+def test_internal_error_with_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    monkeypatch.setattr(run, "run_kernel", _crash)
+    args = [ADD_ONE]
+    if how == "flag":
+        monkeypatch.delenv("PYPTO_TRACEBACK", raising=False)
+        args.append("--traceback")
+    else:
+        monkeypatch.setenv("PYPTO_TRACEBACK", "1")
+    assert main(args, available_passes=PASSES) == 70
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("Traceback (most recent call last):\n")
+    assert err.endswith("RuntimeError: boom\n")
+    assert "internal error" not in err
+
+
+def test_internal_error_exits_the_process_with_70(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A message-less exception is named alone."""
+    monkeypatch.delenv("PYPTO_TRACEBACK", raising=False)
+    crashing = (
+        "import sys\n"
+        "from pypto_dialect.tools import run\n"
+        "def crash(*args):\n"
+        "    raise MemoryError\n"
+        "run.run_kernel = crash\n"
+        "sys.exit(run.main())\n"
+    )
+    failing = subprocess.run(
+        [sys.executable, "-c", crashing, ADD_ONE],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert failing.returncode == 70
+    assert failing.stderr.splitlines()[0] == (
+        "pypto-run: error: internal error: MemoryError"
     )

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from ir_integrity import apply_checked, check_links
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region
@@ -22,7 +23,7 @@ EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.mlir"))
 def lowered(path: Path) -> ModuleOp:
     """An example after lower-pipeline-loops: nested loops, `scf.if`s, many ops."""
     module = Parser(pypto_context(), path.read_text()).parse_module()
-    LowerPipelineLoopsPass().apply(pypto_context(), module)
+    apply_checked(LowerPipelineLoopsPass(), pypto_context(), module)
     return module
 
 
@@ -107,4 +108,5 @@ def test_passes_walk_deep_nests(
     """
     module = deep_nest(DEPTH)
     pass_.apply(pypto_context(), module)
+    check_links(module)  # not `verify`, which recurses
     assert sum(1 for _ in walk_ops(module)) == 2 * DEPTH + 4

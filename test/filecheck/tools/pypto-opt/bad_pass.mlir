@@ -10,7 +10,7 @@ func.func @empty() {
 }
 
 // CHECK-NOT:  Traceback
-// CHECK:      pypto-opt: error: Unrecognized passes: ['no-such-pass']
+// CHECK:      pypto-opt: error: Unrecognized passes: ['no-such-pass'] (--help lists the available passes)
 // CHECK-NOT:  Traceback
 
-// OURS:      pypto-opt: error: Unrecognized passes: ['no-such-pass']
+// OURS:      pypto-opt: error: Unrecognized passes: ['no-such-pass'] (--help lists the available passes)

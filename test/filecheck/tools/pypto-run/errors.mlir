@@ -24,7 +24,7 @@ func.func @g() {
 
 // ENTRY: pypto-run: error: choose the function to run with --entry (functions: @f, @g)
 // NOPE:  [[FILE]]: error: no function @nope in the module (functions: @f, @g)
-// PASS:  pypto-run: error: --passes: Unrecognized passes: ['no-such-pass']
+// PASS:  pypto-run: error: --passes: Unrecognized passes: ['no-such-pass'] (`pypto-opt --help` lists the available passes)
 // NPZ:   [[FILE]]: error: cannot read the inputs: not an .npz archive
 // FAILED:      [[FILE]]:13:3: error: after --passes 'canonicalize-io-order': 'pypto.pipeline' op pypto.pipeline with stages 2 is not lowered yet
 // FAILED-NEXT: {{^}}  pypto.pipeline %i = %c0 to %c2 step %c1 stages 2 {

@@ -1,0 +1,112 @@
+"""
+The dependence graph of one block: which top-level ops must stay before which.
+
+Edges go from an earlier op A to a later op B of the block (its terminator
+excluded):
+
+* SSA: B, or an op nested in B, uses a result of A.
+* Memory: A and B, or ops nested in them, access the same memory, at least one
+  of them writes, and their windows are not provably disjoint; an op with
+  unknown effects is a barrier ordered against every memory access
+  (`summaries.py` says what each op accesses, `frontier.py` finds the
+  conflicts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from xdsl.dialects.builtin import UnregisteredOp
+from xdsl.ir import Block, Operation
+from xdsl.traits import IsTerminator
+
+from passes.analysis.dependence import Dependence, DependenceKind
+from passes.analysis.frontier import MemoryFrontier
+from passes.analysis.summaries import OpSummaries
+
+
+class DependenceGraph:
+    """
+    The dependence DAG of the top-level ops of a block (terminator excluded).
+    Every edge goes forward in program order; `predecessors` gives the reasons.
+    """
+
+    block: Block
+    ops: tuple[Operation, ...]
+    num_comparisons: int
+    """Candidate pairs examined for memory conflicts: the cost of the build."""
+
+    def __init__(self, block: Block, ops: Sequence[Operation]):
+        self.block = block
+        self.ops = tuple(ops)
+        self.num_comparisons = 0
+        self._index = {op: index for index, op in enumerate(self.ops)}
+        self._predecessors: list[dict[int, list[Dependence]]] = [{} for _ in ops]
+        self._successors: list[list[int]] = [[] for _ in ops]
+
+    @classmethod
+    def build(
+        cls, block: Block, summaries: OpSummaries | None = None
+    ) -> DependenceGraph:
+        """
+        The SSA and memory dependences among the top-level ops of `block`;
+        share `summaries` to analyse the blocks of a nest inside out.
+        """
+        graph = cls(block, schedulable_ops(block))
+        summaries = summaries if summaries is not None else OpSummaries()
+        frontier = MemoryFrontier(graph.add_edge)
+        for index, op in enumerate(graph.ops):
+            for value in summaries.uses(op):
+                owner = value.owner
+                source = (
+                    graph._index.get(owner) if isinstance(owner, Operation) else None
+                )
+                if source is not None and source < index:
+                    graph.add_edge(source, index, Dependence(DependenceKind.SSA, value))
+            frontier.visit(index, summaries.accesses(op))
+        graph.num_comparisons = frontier.num_comparisons
+        return graph
+
+    def add_edge(self, source: int, target: int, reason: Dependence) -> None:
+        """Record that op `target` must stay after op `source` (indices in `ops`)."""
+        reasons = self._predecessors[target].get(source)
+        if reasons is None:
+            self._predecessors[target][source] = [reason]
+            self._successors[source].append(target)
+        elif reason not in reasons:
+            reasons.append(reason)
+
+    def index(self, op: Operation) -> int:
+        return self._index[op]
+
+    def predecessor_indices(self, index: int) -> Mapping[int, Sequence[Dependence]]:
+        return self._predecessors[index]
+
+    def successor_indices(self, index: int) -> Sequence[int]:
+        return self._successors[index]
+
+    def predecessors(self, op: Operation) -> dict[Operation, tuple[Dependence, ...]]:
+        """The ops `op` depends on directly, with the reasons."""
+        return {
+            self.ops[source]: tuple(reasons)
+            for source, reasons in self._predecessors[self._index[op]].items()
+        }
+
+    def successors(self, op: Operation) -> tuple[Operation, ...]:
+        """The ops that depend directly on `op`."""
+        return tuple(self.ops[target] for target in self._successors[self._index[op]])
+
+    @property
+    def num_edges(self) -> int:
+        return sum(len(sources) for sources in self._predecessors)
+
+
+def schedulable_ops(block: Block) -> list[Operation]:
+    """
+    The ops of `block` that may be reordered: all but a last op that is (or,
+    being unregistered, may be) a terminator.
+    """
+    ops = list(block.ops)
+    if ops and (ops[-1].has_trait(IsTerminator) or isinstance(ops[-1], UnregisteredOp)):
+        ops.pop()
+    return ops

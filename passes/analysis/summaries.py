@@ -1,0 +1,139 @@
+"""
+What the dependence graph needs of each op, as seen from outside it: the
+values it uses and its memory accesses, including those of the ops nested in
+it.
+
+Memory effects come from xDSL's generic `MemoryEffect` traits: an op with
+`RecursiveMemoryEffect` has the effects of the ops nested in it, and an op
+without effect information (a call, an unregistered op), even nested, has
+unknown effects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.traits import (
+    EffectInstance,
+    MemoryEffect,
+    MemoryEffectKind,
+    RecursiveMemoryEffect,
+    Resource,
+)
+
+from passes.analysis.windows import ANYWHERE, LinearForms, Window, access_window
+from pypto_dialect.effects import TensorWindowAccess
+
+
+class AccessKind(Enum):
+    """Whether an access reads or writes (allocations and frees count as writes)."""
+
+    READ = "read"
+    WRITE = "write"
+
+
+@dataclass(frozen=True)
+class MemoryAccess:
+    """One memory effect of an op or of an op nested in it."""
+
+    kind: AccessKind
+    resource: Resource
+    value: SSAValue | None
+    """The memory object (e.g. a tensor), None when unknown."""
+    window: Window = ANYWHERE
+
+
+class OpSummaries:
+    """
+    What the dependence graph needs of an op and the ops nested in it, as seen
+    from outside: the values they use and their memory accesses. Memoized: an
+    op with regions combines the summaries of the ops in its blocks, so the
+    blocks of a nest analysed inside out visit each nested op once, not once
+    per enclosing block. Valid while the summarized ops keep their contents
+    (moving ops within a block, or changing attributes, is fine).
+    """
+
+    def __init__(self, forms: LinearForms | None = None):
+        self.forms = forms if forms is not None else LinearForms()
+        self._uses: dict[Operation, tuple[SSAValue, ...]] = {}
+        self._accesses: dict[Operation, tuple[MemoryAccess, ...] | None] = {}
+
+    def uses(self, op: Operation) -> Sequence[SSAValue]:
+        """The distinct values used by `op` or an op nested in it, defined outside `op`."""
+        if op not in self._uses:
+            values = list(op.operands)
+            for nested in _nested_ops(op):
+                values.extend(
+                    value
+                    for value in self.uses(nested)
+                    if not _is_defined_directly_in(value, op)
+                )
+            self._uses[op] = tuple(dict.fromkeys(values))
+        return self._uses[op]
+
+    def accesses(self, op: Operation) -> Sequence[MemoryAccess] | None:
+        """
+        The distinct memory accesses of `op` and of the ops nested in it, as
+        seen from outside `op`, or None when some effect is unknown. A window
+        offset that depends on a value defined inside `op` is unknown in that
+        dimension, so the nested accesses of a loop often coincide: they
+        count once.
+        """
+        if op not in self._accesses:
+            self._accesses[op] = self._compute_accesses(op)
+        return self._accesses[op]
+
+    def _compute_accesses(self, op: Operation) -> tuple[MemoryAccess, ...] | None:
+        traits = op.get_traits_of_type(MemoryEffect)
+        if not traits:
+            return None
+        accesses: list[MemoryAccess] = []
+        for trait in traits:
+            if isinstance(trait, RecursiveMemoryEffect):
+                for nested in _nested_ops(op):
+                    inner = self.accesses(nested)
+                    if inner is None:
+                        return None
+                    accesses.extend(_seen_from_outside(a, op) for a in inner)
+                continue
+            effects = trait.get_effects(op)
+            if effects is None:
+                return None
+            accesses.extend(_access(op, effect, self.forms) for effect in effects)
+        return tuple(dict.fromkeys(accesses))
+
+
+def _nested_ops(op: Operation) -> Iterator[Operation]:
+    """The ops directly in the blocks of `op`."""
+    for region in op.regions:
+        for block in region.blocks:
+            yield from block.ops
+
+
+def _is_defined_directly_in(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is an argument of a block of `op`, or a result of an op in one."""
+    owner = value.owner
+    block = owner if isinstance(owner, Block) else owner.parent_block()
+    return block is not None and block.parent_op() is op
+
+
+def _access(op: Operation, effect: EffectInstance, forms: LinearForms) -> MemoryAccess:
+    kind = AccessKind.READ if effect.kind is MemoryEffectKind.READ else AccessKind.WRITE
+    value = effect.value if isinstance(effect.value, SSAValue) else None
+    window = ANYWHERE
+    if (
+        value is not None
+        and isinstance(op, TensorWindowAccess)
+        and value is op.accessed_tensor
+    ):
+        window = access_window(op, forms)
+    return MemoryAccess(kind, effect.resource, value, window)
+
+
+def _seen_from_outside(access: MemoryAccess, op: Operation) -> MemoryAccess:
+    """An access nested in `op`, with the offsets defined inside `op` unknown."""
+    window = access.window.hiding(lambda value: op.is_ancestor(value.owner))
+    return access if window is access.window else replace(access, window=window)

@@ -1,0 +1,148 @@
+"""
+The policy of `canonicalize-io-order`: what each op is (scalar, load, tile
+compute, store), the priority it is scheduled with, and the `acc` rotation of
+`double_buffer_acc`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+from itertools import chain
+from typing import NamedTuple
+
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
+from xdsl.ir import Attribute, Operation
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.traits import is_side_effect_free
+
+from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
+from pypto_dialect.pipeline import PipelineOp
+from pypto_dialect.tile import (
+    ExtractOp,
+    LoadOp,
+    ReadOp,
+    StoreOp,
+    WriteOp,
+    writes_accumulator,
+)
+from pypto_dialect.types import MemorySpace, TileType
+
+
+class Category(Enum):
+    """What an op does, as `(tier, sub)`: the tier orders first, `sub` within a stage."""
+
+    SCALAR_COMPUTE = (0, 0)
+    LOAD = (1, 0)
+    TILE_COMPUTE = (2, 0)
+    STORE = (2, 1)
+
+    @property
+    def tier(self) -> int:
+        return self.value[0]
+
+    @property
+    def sub(self) -> int:
+        return self.value[1]
+
+
+_OPERAND_SPACES = (MemorySpace.LEFT, MemorySpace.RIGHT)
+
+
+def _space(value_type: Attribute) -> MemorySpace | None:
+    return value_type.memory_space if isinstance(value_type, TileType) else None
+
+
+def classify(op: Operation, *, overlap_stores: bool = True) -> Category:
+    """The category of `op`; stores are compute when `overlap_stores` is off."""
+    if isinstance(op, LoadOp | ReadOp):
+        return Category.LOAD
+    if (
+        isinstance(op, ExtractOp)
+        and _space(op.source.type) is MemorySpace.MAT
+        and _space(op.result.type) in _OPERAND_SPACES
+    ):
+        return Category.LOAD
+    if isinstance(op, StoreOp | WriteOp):
+        return Category.STORE if overlap_stores else Category.TILE_COMPUTE
+    if (
+        not op.regions
+        and op.results
+        and is_side_effect_free(op)
+        and all(
+            isinstance(r.type, IndexType | IntegerType | AnyFloat) for r in op.results
+        )
+    ):
+        return Category.SCALAR_COMPUTE
+    return Category.TILE_COMPUTE
+
+
+def membership(op: Operation) -> tuple[StagePair, ...]:
+    """The `(group, stage)` pairs `op` is tagged with, innermost first."""
+    attr = op.attributes.get(MEMBERSHIP_ATTR_NAME)
+    return attr.pairs if isinstance(attr, MembershipAttr) else ()
+
+
+def effective_membership(op: Operation) -> tuple[StagePair, ...]:
+    """
+    The membership of `op`, else that of its first operand defined by a tagged
+    op of the same block, else empty.
+    """
+    if own := membership(op):
+        return own
+    for operand in op.operands:
+        owner = operand.owner
+        if (
+            isinstance(owner, Operation)
+            and owner.parent is op.parent
+            and (inherited := membership(owner))
+        ):
+            return inherited
+    return ()
+
+
+class ScheduleKey(NamedTuple):
+    """The priority of an op: the ready op with the smallest key goes first."""
+
+    tier: int
+    major: tuple[int, ...]
+    """The stage pairs, flattened (same order); with `double_buffer_acc`, the chunk."""
+    sub: int
+    minor: tuple[int, ...]
+    """Empty; with `double_buffer_acc`, the innermost stage."""
+    position: int
+    """The original position: keeps the order stable among equals."""
+
+
+def schedule_key(op: Operation, index: int, pipeline: PipelineOp) -> ScheduleKey:
+    """
+    `(tier, stage, sub, index)`, or `(tier, stage // 2, sub, stage, index)`
+    with the innermost stage under `double_buffer_acc`.
+    """
+    category = classify(op, overlap_stores=pipeline.policy.overlap_stores)
+    stage = (
+        effective_membership(op) if category.tier == Category.TILE_COMPUTE.tier else ()
+    )
+    if pipeline.policy.double_buffer_acc:
+        innermost = stage[0][1] if stage else -1
+        return ScheduleKey(
+            category.tier, (innermost // 2,), category.sub, (innermost,), index
+        )
+    return ScheduleKey(
+        category.tier, tuple(chain.from_iterable(stage)), category.sub, (), index
+    )
+
+
+def rotate_acc_stages(ops: Sequence[Operation], rewriter: PatternRewriter) -> None:
+    """Set the innermost stage of every matmul into `acc` to `stage mod 2`."""
+    for op in ops:
+        if not writes_accumulator(op):
+            continue
+        pairs = membership(op)
+        if not pairs or pairs[0][1] < 2:
+            continue
+        (group, stage), *outer = pairs
+        op.attributes[MEMBERSHIP_ATTR_NAME] = MembershipAttr(
+            ((group, stage % 2), *outer)
+        )
+        rewriter.notify_op_modified(op)

@@ -1,0 +1,159 @@
+"""The docs stay true: their links, anchors and repo paths resolve.
+
+Pages: README.md and docs/**/*.md. Checked, outside fenced code blocks:
+
+* every link and image whose target has no URL scheme: the file or directory
+  exists relative to the page, inside the repo, and a `#anchor` into a Markdown page (or the
+  page itself) is the GitHub slug of one of its headings;
+* every code span that reads as a repo path (no spaces, a `/`, ending in
+  `.py`, `.md`, `.mlir`, `.toml`, `.json` or `/`) exists inside the repo;
+  `*` globs must match something; absolute paths, URLs, `<placeholder>`
+  paths and paths listed in .gitignore (generated) are not checked.
+"""
+
+import re
+from collections.abc import Iterator
+from itertools import pairwise
+from pathlib import Path
+from urllib.parse import unquote
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+REPO = Path(__file__).resolve().parents[2]
+PATH_SUFFIXES = (".py", ".md", ".mlir", ".toml", ".json", "/")
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+MARKDOWN = MarkdownIt("commonmark").enable("table")
+
+
+def doc_pages(root: Path) -> list[Path]:
+    """README.md and every Markdown page under docs/."""
+    return [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+
+
+def github_slug(heading: str) -> str:
+    """The anchor GitHub gives a heading's text."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def inline_children(page: Path) -> Iterator[tuple[Token, int]]:
+    """Every inline token of a page, with its 1-based line."""
+    for block in MARKDOWN.parse(page.read_text(encoding="utf-8")):
+        if block.type != "inline" or block.map is None:
+            continue
+        line = block.map[0] + 1
+        for child in block.children or []:
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+            yield child, line
+
+
+def anchors(page: Path) -> set[str]:
+    """The GitHub anchors of a page's headings (repeats get -1, -2, ...)."""
+    tokens = MARKDOWN.parse(page.read_text(encoding="utf-8"))
+    seen: dict[str, int] = {}
+    for previous, token in pairwise(tokens):
+        if previous.type != "heading_open":
+            continue
+        text = "".join(
+            child.content
+            for child in token.children or []
+            if child.type in ("text", "code_inline")
+        )
+        slug = github_slug(text)
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        if count:
+            seen[f"{slug}-{count}"] = 1
+    return set(seen)
+
+
+def exists_inside(root: Path, path: Path) -> bool:
+    """Whether a path exists and is inside the repo (not in shared/ beside it)."""
+    return path.exists() and path.resolve().is_relative_to(root.resolve())
+
+
+def link_problem(root: Path, page: Path, target: str) -> str | None:
+    """Why a relative link target does not resolve, or None if it does."""
+    path, _, anchor = unquote(target).partition("#")
+    resolved = (page.parent / path.split("?")[0]) if path else page
+    if not exists_inside(root, resolved):
+        return f"dead link {target}"
+    if anchor and resolved.suffix == ".md" and anchor not in anchors(resolved):
+        return f"dead anchor {target}"
+    return None
+
+
+def ignored(root: Path) -> set[str]:
+    """The lines of the repo's .gitignore."""
+    gitignore = root / ".gitignore"
+    return set(gitignore.read_text().split()) if gitignore.exists() else set()
+
+
+def path_problem(root: Path, token: str) -> str | None:
+    """Why a code span that reads as a repo path names nothing, or None."""
+    if (
+        " " in token
+        or "/" not in token
+        or not token.endswith(PATH_SUFFIXES)
+        or token.startswith(("/", "~"))
+        or "://" in token
+        or "<" in token
+        or token in ignored(root)
+    ):
+        return None
+    if "*" in token:
+        return None if any(root.glob(token)) else f"no match for {token}"
+    return None if exists_inside(root, root / token) else f"missing path {token}"
+
+
+def check_page(page: Path, root: Path) -> list[str]:
+    """Every problem of one page, as `page:line: message`."""
+    name = page.relative_to(root)
+    problems: list[str] = []
+    for child, line in inline_children(page):
+        if child.type == "code_inline":
+            problem = path_problem(root, child.content)
+        elif child.type in ("link_open", "image"):
+            target = str(child.attrs.get("href") or child.attrs.get("src") or "")
+            problem = None if SCHEME.match(target) else link_problem(root, page, target)
+        else:
+            continue
+        if problem:
+            problems.append(f"{name}:{line}: {problem}")
+    return problems
+
+
+def test_docs_have_no_dead_references() -> None:
+    problems = [p for page in doc_pages(REPO) for p in check_page(page, REPO)]
+    assert not problems, "dead references in the docs:\n" + "\n".join(problems)
+
+
+def test_checker_catches_dead_links_anchors_and_paths(tmp_path: Path) -> None:
+    (tmp_path / "outside.md").write_text("")
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "real.py").write_text("")
+    (root / ".gitignore").write_text("out/\n")
+    (root / "other.md").write_text("# A `code` heading!\n\n## Twice\n## Twice\n")
+    page = root / "page.md"
+    page.write_text(
+        "# Top\n"
+        "[ok](other.md#a-code-heading) [ok](other.md#twice-1) [ok](#top)\n"
+        "[web](https://example.com/nowhere.md) `./real.py` `out/` `x/*.mlir`\n"
+        "[dead](missing.md)\n"
+        "![dead](img/none.png) and\n"
+        "[dead anchor](other.md#nope) `spec/ir.md`\n"
+        "```\n[in a fence](ignored.md)\n```\n"
+        "[ref] [outside](../outside.md) `../outside.md`\n\n[ref]: other.md#gone\n"
+    )
+    assert check_page(page, root) == [
+        "page.md:3: no match for x/*.mlir",
+        "page.md:4: dead link missing.md",
+        "page.md:5: dead link img/none.png",
+        "page.md:6: dead anchor other.md#nope",
+        "page.md:6: missing path spec/ir.md",
+        "page.md:10: dead anchor other.md#gone",
+        "page.md:10: dead link ../outside.md",
+        "page.md:10: missing path ../outside.md",
+    ]
