@@ -28,7 +28,7 @@ from xdsl.parser import Parser
 
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.context import pypto_context
-from pypto_dialect.utils import walk_ops
+from pypto_dialect.walks import walk_ops
 
 TILE_ELEMENTS = 64
 """The elements of the 1-D tile of an item (its window extent)."""

@@ -27,7 +27,7 @@ from bench.cases import Case, count_ops, parse
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.context import pypto_context
-from pypto_dialect.utils import walk_ops
+from pypto_dialect.walks import walk_ops
 
 PIPELINE = "lower-pipeline-loops,canonicalize-io-order"
 PHASES = ("parse", "lower", "canonicalize", "print", "parse_output")

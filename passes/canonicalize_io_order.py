@@ -29,7 +29,7 @@ from passes.explain import describe_block, explain_order
 from passes.io_order_policy import rotate_acc_stages, schedule_key
 from passes.scheduling import move_into_order, priority_order
 from pypto_dialect.pipeline import PipelineOp
-from pypto_dialect.utils import closest, walk_ops
+from pypto_dialect.walks import closest, walk_ops
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from xdsl.ir import Block, Operation
 
 from passes.analysis import DependenceGraph
 from passes.scheduling import KeyT
-from pypto_dialect.utils import closest
+from pypto_dialect.walks import closest
 
 
 def _describe_op(op: Operation) -> str:

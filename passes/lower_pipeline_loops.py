@@ -29,10 +29,11 @@ from xdsl.utils.exceptions import PassFailedException
 from passes.diagnostics import fail
 from passes.unroll import CopyMaps, body_copies, static_bounds, unroll_by_factor
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
+from pypto_dialect.constants import constant_int
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.tile import writes_accumulator
 from pypto_dialect.types import TileType
-from pypto_dialect.utils import ancestors, constant_int, walk_ops
+from pypto_dialect.walks import ancestors, walk_ops
 
 INDEX_MAX = 2**63 - 1
 """The largest `index` value (the index type has 64 bits)."""

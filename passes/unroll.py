@@ -21,8 +21,8 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from passes.demote import demote_to_scf_for
+from pypto_dialect.constants import constant_int
 from pypto_dialect.pipeline import PipelineOp, YieldOp
-from pypto_dialect.utils import constant_int
 
 CopyMaps = Sequence[Mapping[SSAValue, SSAValue]]
 """

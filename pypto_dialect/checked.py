@@ -36,7 +36,7 @@ from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Span
 
-from pypto_dialect.utils import walk_ops
+from pypto_dialect.walks import walk_ops
 
 OpSpans = dict[Operation, Span[str]]
 """Where in the source each parsed op starts."""

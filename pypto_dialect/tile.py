@@ -29,6 +29,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.constants import constant_int
 from pypto_dialect.effects import (
     ChannelDirection,
     CrossCoreChannel,
@@ -39,7 +40,6 @@ from pypto_dialect.effects import (
     WritesTensorWindow,
 )
 from pypto_dialect.types import MemorySpace, TensorType, TileType, format_shape
-from pypto_dialect.utils import constant_int
 
 # --------------------------------------------------------------------------- #
 # Verification helpers

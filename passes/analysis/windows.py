@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 
+from pypto_dialect.constants import constant_int
 from pypto_dialect.effects import TensorWindowAccess
-from pypto_dialect.utils import constant_int
 
 Symbolic = frozenset[tuple[SSAValue, int]]
 """The symbolic part of a linear form: `(atom, coefficient)` pairs, no zero coefficient."""

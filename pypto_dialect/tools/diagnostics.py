@@ -17,12 +17,14 @@ import sys
 import traceback
 from collections.abc import Generator, Iterable, Sequence
 from contextlib import contextmanager
+from importlib.metadata import version
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.lexer import Span
 
+from pypto_dialect import __version__
 from pypto_dialect.checked import OpSpans
 
 INTERNAL_ERROR = 70
@@ -118,6 +120,11 @@ def _where(data: bytes, offset: int, line_offset: int) -> str:
     line = line_offset + data.count(b"\n", 0, offset) + 1
     column = offset - data.rfind(b"\n", 0, offset)
     return f"line {line}, column {column}"
+
+
+def version_text(tool: str) -> str:
+    """What `tool --version` prints."""
+    return f"{tool} {__version__} (pypto-dialect, on xdsl {version('xdsl')})"
 
 
 def add_traceback_flag(parser: argparse.ArgumentParser) -> None:

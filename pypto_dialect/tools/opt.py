@@ -38,6 +38,7 @@ from pypto_dialect.tools.diagnostics import (
     located_error,
     recording_diagnosed_ops,
     report_internal_error,
+    version_text,
 )
 
 
@@ -45,6 +46,7 @@ class PyPTOOptMain(xDSLOptMain):
     """`xdsl-opt` whose diagnostics are `error:` lines instead of tracebacks."""
 
     op_spans: OpSpans
+    version_format = version_text("pypto-opt")
 
     def __init__(
         self,

@@ -57,8 +57,9 @@ from pypto_dialect.tools.diagnostics import (
     located_error,
     recording_diagnosed_ops,
     report_internal_error,
+    version_text,
 )
-from pypto_dialect.utils import walk_ops
+from pypto_dialect.walks import walk_ops
 
 PassFactories = Mapping[str, Callable[[], type[ModulePass]]]
 
@@ -137,6 +138,9 @@ def _argument_parser() -> argparse.ArgumentParser:
         default=DEFAULT_MAX_ITERATIONS,
         help="the most loop iterations and branches one run may take, so that "
         f"no kernel runs without end (default: {DEFAULT_MAX_ITERATIONS:,})",
+    )
+    parser.add_argument(
+        "--version", action="version", version=version_text("pypto-run")
     )
     add_traceback_flag(parser)
     return parser

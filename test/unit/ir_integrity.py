@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue, Use
 from xdsl.passes import ModulePass
 
-from pypto_dialect.utils import walk_ops
+from pypto_dialect.walks import walk_ops
 
 Used: TypeAlias = SSAValue | Block
 """What ops use: values (as operands) and blocks (as successors)."""

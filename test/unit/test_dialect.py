@@ -32,6 +32,7 @@ from xdsl.utils.test_value import create_ssa_value
 
 from pypto_dialect import tile
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
+from pypto_dialect.constants import constant_int
 from pypto_dialect.dialect import PyPTO
 from pypto_dialect.effects import (
     ChannelDirection,
@@ -40,7 +41,6 @@ from pypto_dialect.effects import (
 )
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy, YieldOp
 from pypto_dialect.types import MemorySpace, MemorySpaceAttr, TensorType, TileType
-from pypto_dialect.utils import constant_int
 
 VEC = MemorySpace.VEC
 index = IndexType()

@@ -10,12 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from bad_inputs import UNREADABLE
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+import pypto_dialect
 from pypto_dialect.tile import StoreOp
 from pypto_dialect.tools import opt
 from pypto_dialect.tools.opt import PyPTOOptMain, main
@@ -231,16 +233,7 @@ def test_verifies_once_after_parsing_and_after_each_pass(
     assert verified == []
 
 
-@pytest.mark.parametrize(
-    ("data", "problem"),
-    [
-        (
-            b"func.func @f() {\n  \xff\n}\n",
-            "not UTF-8 text (byte 0xff at line 2, column 3)",
-        ),
-        (b"\x7fELF\x02\x01\x01\x00", "binary data (NUL byte at line 1, column 8)"),
-    ],
-)
+@pytest.mark.parametrize(("data", "problem"), UNREADABLE)
 def test_input_that_is_not_text(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -325,3 +318,11 @@ def test_internal_error_with_traceback(
     assert err.startswith("Traceback (most recent call last):\n")
     assert err.endswith("RuntimeError: boom\n")
     assert "internal error" not in err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]):
+    code, out, _ = run_opt(capsys, ["--version"])
+    assert code == 0
+    assert out.startswith(
+        f"pypto-opt {pypto_dialect.__version__} (pypto-dialect, on xdsl "
+    )

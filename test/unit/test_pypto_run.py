@@ -11,6 +11,7 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
+from bad_inputs import UNREADABLE
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FloatAttr, ModuleOp
@@ -18,6 +19,7 @@ from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import PassFailedException
 
+import pypto_dialect
 from pypto_dialect.tools import run
 from pypto_dialect.tools.run import main
 
@@ -312,16 +314,7 @@ def test_console_script(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("data", "problem"),
-    [
-        (
-            b"func.func @f() {\n  \xff\n}\n",
-            "not UTF-8 text (byte 0xff at line 2, column 3)",
-        ),
-        (b"\x7fELF\x02\x01\x01\x00", "binary data (NUL byte at line 1, column 8)"),
-    ],
-)
+@pytest.mark.parametrize(("data", "problem"), UNREADABLE)
 def test_input_that_is_not_text(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
@@ -344,7 +337,7 @@ def test_input_that_is_not_text(
     )
 
 
-def _crash(*args: object) -> None:
+def _crash(*args: object, **kwargs: object) -> None:
     raise RuntimeError("boom")
 
 
@@ -390,7 +383,7 @@ def test_internal_error_exits_the_process_with_70(
     crashing = (
         "import sys\n"
         "from pypto_dialect.tools import run\n"
-        "def crash(*args):\n"
+        "def crash(*args, **kwargs):\n"
         "    raise MemoryError\n"
         "run.run_kernel = crash\n"
         "sys.exit(run.main())\n"
@@ -405,3 +398,10 @@ def test_internal_error_exits_the_process_with_70(
     assert failing.stderr.splitlines()[0] == (
         "pypto-run: error: internal error: MemoryError"
     )
+
+
+def test_version(capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.startswith(f"pypto-run {pypto_dialect.__version__} ")

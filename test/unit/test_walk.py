@@ -15,7 +15,7 @@ from xdsl.parser import Parser
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.context import pypto_context
-from pypto_dialect.utils import walk_ops
+from pypto_dialect.walks import walk_ops
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.mlir"))
 

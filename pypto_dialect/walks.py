@@ -1,22 +1,12 @@
-"""Small IR helpers shared by the dialect and the passes."""
+"""Walks over the IR: nested ops in linear time, and the ops around an op."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain
 
-from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.ir.core import OpT
-from xdsl.traits import ConstantLike
-
-
-def constant_int(value: SSAValue) -> int | None:
-    """The integer `value` holds when a constant-like op defines it, else None."""
-    attr = ConstantLike.get_constant_value(value)
-    if isinstance(attr, IntegerAttr):
-        return attr.value.data
-    return None
 
 
 def walk_ops(root: Operation, *, regions_first: bool = False) -> Iterator[Operation]:
