@@ -54,7 +54,7 @@ def _is_xdsl_crash(error: Exception) -> bool:
     """A non-diagnostic failure of xDSL on malformed input."""
     if isinstance(error, DiagnosticException | ParseError):
         return False
-    return isinstance(error, RecursionError | MemoryError) or _raised_by_xdsl(error)
+    return isinstance(error, MemoryError) or _raised_by_xdsl(error)
 
 
 def _describe(error: BaseException) -> str:
@@ -175,6 +175,9 @@ def verify_module(root: Operation) -> None:
     """
     try:
         root.verify()
+    except RecursionError:
+        # Not at the op: printing the annotated IR would recurse as deeply.
+        raise VerifyException("operations are nested too deeply to verify") from None
     except Exception as error:
         if not _is_xdsl_crash(error):
             raise

@@ -6,6 +6,7 @@ dominance, and the lowering's limits fail fast without touching the IR.
 
 from __future__ import annotations
 
+import sys
 import time
 from io import StringIO
 
@@ -170,3 +171,15 @@ def test_max_copies_is_an_option():
         LowerPipelineLoopsPass(max_copies=35).apply(ctx, parse_module(ctx, source))
     module = parse_module(ctx, source)
     apply_checked(LowerPipelineLoopsPass(max_copies=36), ctx, module)
+
+
+def test_too_deep_to_verify_is_a_diagnostic():
+    """A nest xDSL's recursive verifier cannot walk: a diagnostic, not a crash."""
+    module = parse_module(CTX, nested_loops(50), "k.mlir")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(150)
+    try:
+        with pytest.raises(VerifyException, match="nested too deeply to verify"):
+            verify_module(module)
+    finally:
+        sys.setrecursionlimit(limit)
