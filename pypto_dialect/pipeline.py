@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
 
@@ -226,11 +226,12 @@ class PipelineOp(IRDLOperation):
     def _verify_dominance(self) -> None:
         """
         Every value the body uses is defined before the use, in a block that
-        encloses it: in the body, or in a block around the loop. xDSL checks
-        no dominance, so without this a body using a value before defining it
-        (or one of another loop's region) would verify, and only the output
-        of a lowering would fail to. In a region of several blocks, any value
-        of the region counts as defined (their order is a matter of the CFG).
+        encloses it: in the body, or in a block around the loop; and no value
+        of the body is used outside it. xDSL checks no dominance, so without
+        this a body using a value before defining it (or one of another
+        loop's region) would verify, and only the output of a lowering would
+        fail to. In a region of several blocks, any value of the region counts
+        as defined (their order is a matter of the CFG).
         """
         enclosing = _enclosing_blocks(self)
         visible: set[SSAValue] = set()
@@ -245,7 +246,9 @@ class PipelineOp(IRDLOperation):
                     work.extend((_Step.CHECK, op) for op in _reversed_ops(item))
                     visible.update(_defined_at_entry(item))
                 else:
-                    visible.difference_update(_defined_in(item))
+                    defined = tuple(_defined_in(item))
+                    self._verify_used_inside(defined)
+                    visible.difference_update(defined)
                 continue
             if step is _Step.DEFINE:
                 visible.update(item.results)
@@ -260,6 +263,18 @@ class PipelineOp(IRDLOperation):
                 )
             work.append((_Step.DEFINE, item))
             work.extend((_Step.ENTER, region) for region in reversed(item.regions))
+
+    def _verify_used_inside(self, values: Iterable[SSAValue]) -> None:
+        """The uses of `values`, defined in the body, are all in the body."""
+        for value in values:
+            for use in value.uses:
+                if self.is_ancestor(use.operation):
+                    continue
+                name = "a value" if value.name_hint is None else f"%{value.name_hint}"
+                raise VerifyException(
+                    f"{name} is defined in the body but used outside the loop, by "
+                    f"'{use.operation.name}'"
+                )
 
     def _verify_matches_iter_args(self, what: str, types: Sequence[Attribute]) -> None:
         """Check that `types` (of block arguments, results or yield) match iter_args."""

@@ -204,3 +204,19 @@ func.func @nested_use_before_definition(%x: !pypto.tensor<1024xf32>, %n: index) 
   func.return
 }
 // CHECK: Operation does not verify: operand #0 (%t) of 'pypto.tile.store' in the body is not defined before its use in a block that encloses it
+
+// -----
+
+// A value of the body used outside the loop (generic form: xDSL's parser lets
+// the name through).
+"func.func"() <{sym_name = "used_outside", function_type = (index) -> ()}> ({
+^bb0(%n: index):
+  %o = "arith.addi"(%s, %n) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index
+  "pypto.pipeline"(%n, %n, %n) <{stages = 2 : i64}> ({
+  ^bb0(%i: index):
+    %s = "arith.muli"(%i, %n) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index
+    "pypto.yield"() : () -> ()
+  }) : (index, index, index) -> ()
+  "func.return"() : () -> ()
+}) : () -> ()
+// CHECK: Operation does not verify: %s is defined in the body but used outside the loop, by 'arith.addi'
