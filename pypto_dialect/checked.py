@@ -33,8 +33,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
+from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
-from xdsl.utils.lexer import Span
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 from pypto_dialect.walks import walk_ops
 
@@ -62,6 +64,18 @@ def _describe(error: BaseException) -> str:
     return type(error).__name__ + (f": {message}" if message else "")
 
 
+class _LinearLexer(MLIRLexer):
+    """
+    xDSL's lexer with a string-literal pattern that cannot backtrack: xDSL
+    0.75's nests `+` in `*`, which takes 2^n steps on an unterminated string
+    of n characters on one line (a `"` typed into a type hangs the parser).
+    """
+
+    _unescaped_characters_regex = re.compile(
+        r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+    )
+
+
 class CheckedParser(Parser):
     """
     A parser that reports xDSL's crashes on malformed input as parse errors,
@@ -79,7 +93,8 @@ class CheckedParser(Parser):
         op_spans: OpSpans | None = None,
         line_offset: int = 0,
     ):
-        super().__init__(ctx, source, name)
+        super().__init__(ctx, "", name)
+        self._parser_state = ParserState(_LinearLexer(Input(source, name)))
         self.op_spans: OpSpans = {} if op_spans is None else op_spans
         self.location_spans: dict[LocationAttr, Span[str]] = {}
         self._line_offset = line_offset

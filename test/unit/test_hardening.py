@@ -183,3 +183,13 @@ def test_too_deep_to_verify_is_a_diagnostic():
             verify_module(module)
     finally:
         sys.setrecursionlimit(limit)
+
+
+def test_an_unterminated_string_does_not_hang_the_lexer():
+    """xDSL 0.75's string pattern backtracks 2^n times on this line (n = 60)."""
+    source = 'func.func @f(%x: !p"ypto.tensor<1024x8xf32>, %n0: index) -> (f32) {\n}\n'
+    start = time.perf_counter()
+    with pytest.raises(ParseError):
+        parse_module(CTX, source, "k.mlir")
+    # A hang guard, not a benchmark: xDSL's own lexer takes minutes.
+    assert time.perf_counter() - start < 5
