@@ -38,7 +38,7 @@ from pypto_dialect.walks import ancestors, walk_ops
 INDEX_MAX = 2**63 - 1
 """The largest `index` value (the index type has 64 bits)."""
 
-DEFAULT_MAX_COPIES = 4096
+DEFAULT_MAX_COPIES = 1024
 """The default of the pass option `max-copies`."""
 
 

@@ -16,7 +16,7 @@ func.func @dynamic(%x: !pypto.tensor<1024xf32>, %n: index) {
   func.return
 }
 
-// CHECK:      lowering would create 5050 copies of the loop body (stages 100 with a dynamic trip count: 100 in the main loop and 4950 in the remainder cascade), more than max-copies=4096; lower `stages`, or raise the limit with lower-pipeline-loops{max-copies=N}
+// CHECK:      lowering would create 5050 copies of the loop body (stages 100 with a dynamic trip count: 100 in the main loop and 4950 in the remainder cascade), more than max-copies=1024; lower `stages`, or raise the limit with lower-pipeline-loops{max-copies=N}
 // CHECK:      "pypto.pipeline"(%c0, %n, %c1) <{stages = 100 : i64}> ({
 // CHECK-NEXT: ^^^^^^^^^^^^^^^^---
 // CHECK-NEXT: | lowering would create 5050 copies
@@ -38,7 +38,7 @@ func.func @static(%x: !pypto.tensor<1024xf32>) {
   func.return
 }
 
-// CHECK:      lowering would create 1000000 copies of the loop body (stages 1000000, trip count 1000000000000), more than max-copies=4096
+// CHECK:      lowering would create 1000000 copies of the loop body (stages 1000000, trip count 1000000000000), more than max-copies=1024
 // RAISED:     lowering would create 1000000 copies of the loop body (stages 1000000, trip count 1000000000000), more than max-copies=6000
 
 // -----
@@ -56,7 +56,7 @@ func.func @nested(%x: !pypto.tensor<1024xf32>) {
   func.return
 }
 
-// CHECK:      lowering would create 10000 copies of the loop body (stages 64, trip count 100; each copy holds 100 copies of the pipelines nested in it), more than max-copies=4096
+// CHECK:      lowering would create 10000 copies of the loop body (stages 64, trip count 100; each copy holds 100 copies of the pipelines nested in it), more than max-copies=1024
 // CHECK:      "pypto.pipeline"(%c0, %c100, %c1) <{stages = 64 : i64}> ({
 // CHECK-NEXT: ^^^^^^^^^^^^^^^^---
 // RAISED:     lowering would create 10000 copies of the loop body (stages 64, trip count 100; each copy holds 100 copies of the pipelines nested in it), more than max-copies=6000
