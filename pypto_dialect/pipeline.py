@@ -46,6 +46,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.walks import ancestors
+
 _TRUE = IntegerAttr.from_bool(True)
 _FALSE = IntegerAttr.from_bool(False)
 
@@ -221,7 +223,10 @@ class PipelineOp(IRDLOperation):
         self._verify_matches_iter_args(
             "pypto.yield operand", terminator.arguments.types
         )
-        self._verify_dominance()
+        # The outermost pipeline checks the bodies of those nested in it: one
+        # walk per nest, not one per level.
+        if not any(isinstance(outer, PipelineOp) for outer in ancestors(self)):
+            self._verify_dominance()
 
     def _verify_dominance(self) -> None:
         """
@@ -231,7 +236,8 @@ class PipelineOp(IRDLOperation):
         this a body using a value before defining it (or one of another
         loop's region) would verify, and only the output of a lowering would
         fail to. In a region of several blocks, any value of the region counts
-        as defined (their order is a matter of the CFG).
+        as defined (their order is a matter of the CFG). It covers the
+        pipelines nested in the body too.
         """
         enclosing = _enclosing_blocks(self)
         visible: set[SSAValue] = set()

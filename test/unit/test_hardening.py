@@ -193,3 +193,35 @@ def test_an_unterminated_string_does_not_hang_the_lexer():
         parse_module(CTX, source, "k.mlir")
     # A hang guard, not a benchmark: xDSL's own lexer takes minutes.
     assert time.perf_counter() - start < 5
+
+
+def test_nested_pipelines_are_checked_once():
+    """The outermost pipeline checks the whole nest: one walk, not one per level."""
+    depth = 100
+    opening = "".join(
+        f"pypto.pipeline %i{k} = %c0 to %c2 step %c1 stages 4 {{\n"
+        for k in range(depth)
+    )
+    source = (
+        "func.func @f(%x: !pypto.tensor<16xf32>) {\n"
+        "%c0 = arith.constant 0 : index\n%c1 = arith.constant 1 : index\n"
+        "%c2 = arith.constant 2 : index\n"
+        + opening
+        + "%t = pypto.tile.load %x[%c0] : !pypto.tensor<16xf32> -> "
+        "!pypto.tile<8xf32, vec>\n" + "}\n" * depth + "func.return\n}\n"
+    )
+    module = parse_module(CTX, source, "k.mlir")
+    visits = 0
+    check = PipelineOp._verify_dominance  # pyright: ignore[reportPrivateUsage]
+
+    def counting(self: PipelineOp) -> None:
+        nonlocal visits
+        visits += 1
+        check(self)
+
+    PipelineOp._verify_dominance = counting  # pyright: ignore[reportPrivateUsage]
+    try:
+        verify_module(module)
+    finally:
+        PipelineOp._verify_dominance = check  # pyright: ignore[reportPrivateUsage]
+    assert visits == 1
