@@ -59,7 +59,8 @@ def _is_xdsl_crash(error: Exception) -> bool:
     return isinstance(error, MemoryError) or _raised_by_xdsl(error)
 
 
-def _describe(error: BaseException) -> str:
+def describe_exception(error: BaseException) -> str:
+    """`Type: message`, or `Type` alone for an exception without a message."""
     message = str(error)
     return type(error).__name__ + (f": {message}" if message else "")
 
@@ -118,7 +119,7 @@ class CheckedParser(Parser):
                 raise
             raise ParseError(
                 self._current_token.span,
-                f"malformed input (xDSL's parser failed: {_describe(error)})",
+                f"malformed input (xDSL's parser failed: {describe_exception(error)})",
             ) from error
         self._check_operands_defined(module)
         self._locate_ops()
@@ -197,5 +198,7 @@ def verify_module(root: Operation) -> None:
         if not _is_xdsl_crash(error):
             raise
         op = _failing_op(error.__traceback__) or root
-        message = f"malformed operation (xDSL's verifier failed: {_describe(error)})"
+        message = (
+            f"malformed operation (xDSL's verifier failed: {describe_exception(error)})"
+        )
         op.emit_error(message, VerifyException(message))

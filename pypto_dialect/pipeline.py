@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
+from itertools import chain
 
 from xdsl.dialects.builtin import I64, BoolAttr, IndexType, IntegerAttr, i64
 from xdsl.dialects.utils import (
@@ -88,13 +89,11 @@ class _Step(Enum):
 
 def _enclosing_blocks(op: Operation) -> set[Block]:
     """The blocks that contain `op`, directly or through its ancestors."""
-    blocks: set[Block] = set()
-    block = op.parent_block()
-    while block is not None:
-        blocks.add(block)
-        parent = block.parent_op()
-        block = None if parent is None else parent.parent_block()
-    return blocks
+    return {
+        block
+        for around in chain((op,), ancestors(op))
+        if (block := around.parent_block()) is not None
+    }
 
 
 def _defining_block(value: SSAValue) -> Block | None:

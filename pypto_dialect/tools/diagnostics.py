@@ -25,7 +25,7 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.lexer import Span
 
 from pypto_dialect import __version__
-from pypto_dialect.checked import OpSpans
+from pypto_dialect.checked import OpSpans, describe_exception
 
 INTERNAL_ERROR = 70
 """The exit code of an internal error (`EX_SOFTWARE` of sysexits.h)."""
@@ -146,9 +146,9 @@ def report_internal_error(tool: str, error: Exception, show_traceback: bool) -> 
     if show_traceback or os.environ.get("PYPTO_TRACEBACK") == "1":
         traceback.print_exception(error)
         return INTERNAL_ERROR
-    message = str(error)
-    described = type(error).__name__ + (f": {message}" if message else "")
-    print(f"{tool}: error: internal error: {described}", file=sys.stderr)
+    print(
+        f"{tool}: error: internal error: {describe_exception(error)}", file=sys.stderr
+    )
     print(
         f"{tool}: please report this bug with the input file "
         "(--traceback shows where it happened)",
