@@ -13,6 +13,7 @@ import pytest
 from bad_inputs import UNREADABLE
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 from xdsl.xdsl_opt_main import xDSLOptMain
@@ -226,6 +227,9 @@ def test_verifies_once_after_parsing_and_after_each_pass(
         verify(module)
 
     monkeypatch.setattr(ModuleOp, "verify", recording_verify)
+    # xDSL's `--disable-verify` turns off attribute verification for the whole
+    # process (`Attribute.__post_init__`): restore it after the test.
+    monkeypatch.setattr(Attribute, "__post_init__", Attribute.__post_init__)
     assert run_opt(capsys, [str(EXAMPLE), "-p", "canonicalize,cse"])[0] == 0
     assert len(verified) == 3
     verified.clear()
