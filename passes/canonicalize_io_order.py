@@ -14,6 +14,7 @@ drives them.
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -23,13 +24,14 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from passes.analysis import DependenceGraph, OpSummaries
+from passes.collector import collector_paused
 from passes.demote import demote_to_scf_for
 from passes.diagnostics import fail
 from passes.explain import describe_block, explain_order
 from passes.io_order_policy import rotate_acc_stages, schedule_key
 from passes.scheduling import move_into_order, priority_order
 from pypto_dialect.pipeline import PipelineOp
-from pypto_dialect.walks import closest, walk_ops
+from pypto_dialect.walks import ancestors, closest, walk_ops
 
 
 @dataclass(frozen=True)
@@ -58,29 +60,39 @@ class CanonicalizeIOOrderPattern(RewritePattern):
         self, block: Block, pipeline: PipelineOp, rewriter: PatternRewriter
     ) -> None:
         graph = DependenceGraph.build(block, self.summaries)
-        keys = [schedule_key(op, i, pipeline) for i, op in enumerate(graph.ops)]
+        policy = pipeline.policy
+        keys = [schedule_key(op, i, policy) for i, op in enumerate(graph.ops)]
         order = priority_order(graph, keys)
         moved = (
             move_into_order(block, graph.ops, order, rewriter)
             if order != list(range(len(order)))
             else []
         )
-        if pipeline.policy.double_buffer_acc:
+        if policy.double_buffer_acc:
             rotate_acc_stages(graph.ops, rewriter)
         if self.explain and (lines := explain_order(graph, keys, order, moved)):
             header = f"canonicalize-io-order: {describe_block(block)}:"
             print(header, *lines, sep="\n", file=sys.stderr)
 
 
-def check_lowered(module: ModuleOp) -> None:
-    """Raise a diagnostic on the first `pypto.pipeline` with more than one stage."""
-    for op in walk_ops(module):
-        if isinstance(op, PipelineOp) and op.num_stages > 1:
-            fail(
-                op,
-                f"pypto.pipeline with stages {op.num_stages} is not lowered yet: "
-                "run lower-pipeline-loops first",
-            )
+def check_lowered(pipelines: Sequence[PipelineOp]) -> None:
+    """
+    Raise a diagnostic on a `pypto.pipeline` with more than one stage, the
+    first in program order, given the pipelines of a module inner first.
+    """
+    unlowered = next((op for op in pipelines if op.num_stages > 1), None)
+    if unlowered is None:
+        return
+    # The first in program order is the outermost unlowered loop around the
+    # first one found inner first.
+    for outer in ancestors(unlowered):
+        if isinstance(outer, PipelineOp) and outer.num_stages > 1:
+            unlowered = outer
+    fail(
+        unlowered,
+        f"pypto.pipeline with stages {unlowered.num_stages} is not lowered yet: "
+        "run lower-pipeline-loops first",
+    )
 
 
 @dataclass(frozen=True)
@@ -98,11 +110,15 @@ class CanonicalizeIOOrderPass(ModulePass):
     """Print to stderr, per block, each op that moved or that a dependence held back."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        check_lowered(op)
-        # Linear walks (not xDSL's walker, whose walk costs the nesting depth
-        # per op): the blocks inner first, as the pattern expects.
+        with collector_paused():  # see passes.collector
+            self._canonicalize(op)
+
+    def _canonicalize(self, op: ModuleOp) -> None:
+        # One linear walk (not xDSL's walker, whose walk costs the nesting
+        # depth per op): the blocks inner first, as the pattern expects.
         ops = [nested for top in op.ops for nested in walk_ops(top, regions_first=True)]
         pipelines = [nested for nested in ops if isinstance(nested, PipelineOp)]
+        check_lowered(pipelines)
         pattern = CanonicalizeIOOrderPattern(self.explain)
         for nested in ops:
             if nested.regions:

@@ -7,17 +7,19 @@ compute, store), the priority it is scheduled with, and the `acc` rotation of
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
+from enum import Enum, auto
+from functools import cache
 from itertools import chain
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
 from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.traits import is_side_effect_free
 
+from passes.analysis.summaries import never_has_effects
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
-from pypto_dialect.pipeline import PipelineOp
+from pypto_dialect.pipeline import PipelinePolicy
 from pypto_dialect.tile import (
     ExtractOp,
     LoadOp,
@@ -37,13 +39,9 @@ class Category(Enum):
     TILE_COMPUTE = (2, 0)
     STORE = (2, 1)
 
-    @property
-    def tier(self) -> int:
-        return self.value[0]
-
-    @property
-    def sub(self) -> int:
-        return self.value[1]
+    def __init__(self, tier: int, sub: int):
+        self.tier = tier
+        self.sub = sub
 
 
 _OPERAND_SPACES = (MemorySpace.LEFT, MemorySpace.RIGHT)
@@ -53,26 +51,59 @@ def _space(value_type: Attribute) -> MemorySpace | None:
     return value_type.memory_space if isinstance(value_type, TileType) else None
 
 
+class _Kind(Enum):
+    """What the class of an op says about its category."""
+
+    LOAD = auto()
+    STORE = auto()
+    EXTRACT = auto()
+    """A load when it moves `mat` to `left`/`right`, else compute."""
+    OTHER = auto()
+
+
+@cache
+def _kind(op_type: type[Operation]) -> _Kind:
+    """The kind of an op class (cached: `isinstance` on xDSL's ABCs is slow)."""
+    if issubclass(op_type, LoadOp | ReadOp):
+        return _Kind.LOAD
+    if issubclass(op_type, StoreOp | WriteOp):
+        return _Kind.STORE
+    if issubclass(op_type, ExtractOp):
+        return _Kind.EXTRACT
+    return _Kind.OTHER
+
+
+@cache
+def _is_scalar_type(type_class: type[Attribute]) -> bool:
+    return issubclass(type_class, IndexType | IntegerType | AnyFloat)
+
+
+def _is_scalar_compute(op: Operation) -> bool:
+    """A region-free op without memory effects whose results are all scalars."""
+    return (
+        not op.regions
+        and bool(op.results)
+        and all(_is_scalar_type(type(r.type)) for r in op.results)
+        and (never_has_effects(type(op)) or is_side_effect_free(op))
+    )
+
+
 def classify(op: Operation, *, overlap_stores: bool = True) -> Category:
     """The category of `op`; stores are compute when `overlap_stores` is off."""
-    if isinstance(op, LoadOp | ReadOp):
+    kind = _kind(type(op))
+    if kind is _Kind.LOAD:
         return Category.LOAD
-    if (
-        isinstance(op, ExtractOp)
-        and _space(op.source.type) is MemorySpace.MAT
-        and _space(op.result.type) in _OPERAND_SPACES
-    ):
-        return Category.LOAD
-    if isinstance(op, StoreOp | WriteOp):
+    if kind is _Kind.STORE:
         return Category.STORE if overlap_stores else Category.TILE_COMPUTE
-    if (
-        not op.regions
-        and op.results
-        and is_side_effect_free(op)
-        and all(
-            isinstance(r.type, IndexType | IntegerType | AnyFloat) for r in op.results
-        )
-    ):
+    if kind is _Kind.EXTRACT:
+        extract = cast(ExtractOp, op)
+        if (
+            _space(extract.source.type) is MemorySpace.MAT
+            and _space(extract.result.type) in _OPERAND_SPACES
+        ):
+            return Category.LOAD
+        return Category.TILE_COMPUTE
+    if _is_scalar_compute(op):
         return Category.SCALAR_COMPUTE
     return Category.TILE_COMPUTE
 
@@ -114,16 +145,16 @@ class ScheduleKey(NamedTuple):
     """The original position: keeps the order stable among equals."""
 
 
-def schedule_key(op: Operation, index: int, pipeline: PipelineOp) -> ScheduleKey:
+def schedule_key(op: Operation, index: int, policy: PipelinePolicy) -> ScheduleKey:
     """
     `(tier, stage, sub, index)`, or `(tier, stage // 2, sub, stage, index)`
     with the innermost stage under `double_buffer_acc`.
     """
-    category = classify(op, overlap_stores=pipeline.policy.overlap_stores)
+    category = classify(op, overlap_stores=policy.overlap_stores)
     stage = (
         effective_membership(op) if category.tier == Category.TILE_COMPUTE.tier else ()
     )
-    if pipeline.policy.double_buffer_acc:
+    if policy.double_buffer_acc:
         innermost = stage[0][1] if stage else -1
         return ScheduleKey(
             category.tier, (innermost // 2,), category.sub, (innermost,), index

@@ -26,6 +26,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException
 
+from passes.collector import collector_paused
 from passes.diagnostics import fail
 from passes.unroll import CopyMaps, body_copies, static_bounds, unroll_by_factor
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
@@ -241,6 +242,10 @@ class LowerPipelineLoopsPass(ModulePass):
     """
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        with collector_paused():  # see passes.collector
+            self._lower(op)
+
+    def _lower(self, op: ModuleOp) -> None:
         if self.max_copies < 1:
             raise PassFailedException(
                 f"max-copies must be at least 1, got {self.max_copies}"

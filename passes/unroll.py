@@ -79,6 +79,15 @@ def unroll_by_factor(
         unrolling.unroll_static(*bounds)
 
 
+def _clone(op: Operation, mapper: dict[SSAValue, SSAValue]) -> Operation:
+    """
+    A copy of `op` with its operands mapped, recording its results in
+    `mapper`. Without regions, operands are set once (`Operation.clone` sets
+    them empty, then walks the copy to set them again).
+    """
+    return op.clone(mapper) if op.regions else op.clone_without_regions(mapper)
+
+
 def _with_suffix(name: str | None, suffix: str) -> str | None:
     return None if name is None else name + suffix
 
@@ -168,8 +177,7 @@ class _Unrolling:
             mapper: dict[SSAValue, SSAValue] = dict(
                 zip(self.body_args, (index, *carried), strict=True)
             )
-            for body_op in self.body_ops:
-                builder.insert(body_op.clone(mapper))
+            builder.insert([_clone(body_op, mapper) for body_op in self.body_ops])
             copies.append(mapper)
             carried = tuple(mapper.get(value, value) for value in self.yielded)
         self.annotate(copies)

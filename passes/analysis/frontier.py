@@ -54,7 +54,7 @@ _Location = tuple[type[Resource], SSAValue | None]
 """Where an access goes: the kind of resource and the memory object, if known."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Entry:
     """An access of the frontier."""
 
@@ -62,10 +62,7 @@ class _Entry:
     access: MemoryAccess
     key: int
     """Unique, in program order: breaks ties in the sorted indices."""
-
-    @property
-    def location(self) -> _Location:
-        return _location(self.access)
+    location: _Location
 
 
 def _location(access: MemoryAccess) -> _Location:
@@ -215,7 +212,9 @@ class MemoryFrontier:
         if accesses is None:
             self._visit_barrier(node)
             return
-        if accesses and self._barrier is not None:
+        if not accesses:
+            return
+        if self._barrier is not None:
             self.add_edge(
                 self._barrier, node, Dependence(DependenceKind.UNKNOWN_EFFECTS)
             )
@@ -226,7 +225,7 @@ class MemoryFrontier:
                     if access.window.covers(entry.access.window):
                         self._remove(entry)
         for access in accesses:
-            self._add(_Entry(node, access, self._next_key))
+            self._add(_Entry(node, access, self._next_key, _location(access)))
             self._next_key += 1
 
     def _visit_barrier(self, node: int) -> None:

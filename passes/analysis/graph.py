@@ -55,15 +55,16 @@ class DependenceGraph:
         graph = cls(block, schedulable_ops(block))
         summaries = summaries if summaries is not None else OpSummaries()
         frontier = MemoryFrontier(graph.add_edge)
+        source_of, add_edge = graph._index.get, graph.add_edge
         for index, op in enumerate(graph.ops):
             for value in summaries.uses(op):
-                owner = value.owner
-                source = (
-                    graph._index.get(owner) if isinstance(owner, Operation) else None
-                )
+                # A block argument's owner, a block, is never in the index.
+                source = source_of(value.owner)  # pyright: ignore[reportArgumentType]
                 if source is not None and source < index:
-                    graph.add_edge(source, index, Dependence(DependenceKind.SSA, value))
-            frontier.visit(index, summaries.accesses(op))
+                    add_edge(source, index, Dependence(DependenceKind.SSA, value))
+            accesses = summaries.accesses(op)
+            if accesses != ():
+                frontier.visit(index, accesses)
         graph.num_comparisons = frontier.num_comparisons
         return graph
 

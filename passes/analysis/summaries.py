@@ -14,18 +14,66 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cache
+from typing import cast
 
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import (
+    DefaultResource,
     EffectInstance,
     MemoryEffect,
     MemoryEffectKind,
+    NoMemoryEffect,
     RecursiveMemoryEffect,
     Resource,
 )
 
 from passes.analysis.windows import ANYWHERE, LinearForms, Window, access_window
-from pypto_dialect.effects import TensorWindowAccess
+from pypto_dialect.effects import (
+    ReadsTensorWindow,
+    TensorWindowAccess,
+    WritesTensorWindow,
+)
+
+
+@cache
+def effect_traits(op_type: type[Operation]) -> tuple[MemoryEffect, ...]:
+    """The `MemoryEffect` traits of an op class (traits are per class: cached)."""
+    return tuple(op_type.get_traits_of_type(MemoryEffect))
+
+
+@cache
+def never_has_effects(op_type: type[Operation]) -> bool:
+    """Whether every op of `op_type` is known to have no memory effect."""
+    traits = effect_traits(op_type)
+    return bool(traits) and all(isinstance(t, NoMemoryEffect) for t in traits)
+
+
+@cache
+def _accesses_a_window(op_type: type[Operation]) -> bool:
+    return issubclass(op_type, TensorWindowAccess)
+
+
+_WINDOW_TRAITS: dict[type[MemoryEffect], MemoryEffectKind] = {
+    ReadsTensorWindow: MemoryEffectKind.READ,
+    WritesTensorWindow: MemoryEffectKind.WRITE,
+}
+
+
+@cache
+def _window_effect(op_type: type[Operation]) -> MemoryEffectKind | None:
+    """
+    The one effect of an op class whose only effect trait is `ReadsTensorWindow`
+    or `WritesTensorWindow` (on its accessed tensor), so its access can be
+    built without asking the trait; None for any other class.
+    """
+    traits = effect_traits(op_type)
+    if len(traits) != 1 or not _accesses_a_window(op_type):
+        return None
+    return _WINDOW_TRAITS.get(type(traits[0]))
+
+
+DEFAULT_RESOURCE = DefaultResource()
 
 
 class AccessKind(Enum):
@@ -63,7 +111,10 @@ class OpSummaries:
 
     def uses(self, op: Operation) -> Sequence[SSAValue]:
         """The distinct values used by `op` or an op nested in it, defined outside `op`."""
-        if op not in self._uses:
+        if not op.regions:  # the common case: nothing to combine, nothing to memoize
+            return tuple(dict.fromkeys(op.operands))
+        found = self._uses.get(op)
+        if found is None:
             values = list(op.operands)
             for nested in _nested_ops(op):
                 values.extend(
@@ -71,8 +122,8 @@ class OpSummaries:
                     for value in self.uses(nested)
                     if not _is_defined_directly_in(value, op)
                 )
-            self._uses[op] = tuple(dict.fromkeys(values))
-        return self._uses[op]
+            found = self._uses[op] = tuple(dict.fromkeys(values))
+        return found
 
     def accesses(self, op: Operation) -> Sequence[MemoryAccess] | None:
         """
@@ -82,12 +133,26 @@ class OpSummaries:
         dimension, so the nested accesses of a loop often coincide: they
         count once.
         """
+        if never_has_effects(type(op)):
+            return ()
         if op not in self._accesses:
             self._accesses[op] = self._compute_accesses(op)
         return self._accesses[op]
 
     def _compute_accesses(self, op: Operation) -> tuple[MemoryAccess, ...] | None:
-        traits = op.get_traits_of_type(MemoryEffect)
+        if (effect := _window_effect(type(op))) is not None:
+            window_op = cast(TensorWindowAccess, op)
+            return (
+                MemoryAccess(
+                    AccessKind.READ
+                    if effect is MemoryEffectKind.READ
+                    else AccessKind.WRITE,
+                    DEFAULT_RESOURCE,
+                    window_op.accessed_tensor,
+                    access_window(window_op, self.forms),
+                ),
+            )
+        traits = effect_traits(type(op))
         if not traits:
             return None
         accesses: list[MemoryAccess] = []
@@ -126,10 +191,10 @@ def _access(op: Operation, effect: EffectInstance, forms: LinearForms) -> Memory
     window = ANYWHERE
     if (
         value is not None
-        and isinstance(op, TensorWindowAccess)
-        and value is op.accessed_tensor
+        and _accesses_a_window(type(op))
+        and value is cast(TensorWindowAccess, op).accessed_tensor
     ):
-        window = access_window(op, forms)
+        window = access_window(cast(TensorWindowAccess, op), forms)
     return MemoryAccess(kind, effect.resource, value, window)
 
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.dialects import arith
-from xdsl.ir import SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
 from pypto_dialect.constants import constant_int
 from pypto_dialect.effects import TensorWindowAccess
@@ -25,7 +26,7 @@ Symbolic = frozenset[tuple[SSAValue, int]]
 """The symbolic part of a linear form: `(atom, coefficient)` pairs, no zero coefficient."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LinearForm:
     """`sum(c_i * v_i) + constant` over SSA values `v_i`."""
 
@@ -61,29 +62,40 @@ class LinearForm:
         return frozenset(value for value, _ in self.symbolic)
 
 
+def _multiply(lhs: LinearForm, rhs: LinearForm) -> LinearForm | None:
+    """The product, when one side is a constant (the form stays linear)."""
+    if not rhs.symbolic:
+        return lhs * rhs.constant
+    if not lhs.symbolic:
+        return rhs * lhs.constant
+    return None
+
+
+_FOLDS: dict[
+    type[Operation | Block], Callable[[LinearForm, LinearForm], LinearForm | None]
+] = {
+    arith.AddiOp: LinearForm.__add__,
+    arith.SubiOp: LinearForm.__sub__,
+    arith.MuliOp: _multiply,
+}
+"""How the binary ops that offsets are folded through combine their operands' forms."""
+
+
 def _fold_operands(value: SSAValue) -> Sequence[SSAValue]:
     """The operands `value` is folded from, or () when it is a constant or an atom."""
     op = value.owner
-    if isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
-        return (op.lhs, op.rhs)
+    if type(op) in _FOLDS:
+        return cast(Operation, op).operands
     return ()
 
 
 def _fold(value: SSAValue, operands: Sequence[LinearForm]) -> LinearForm:
     """The form of `value`, given the forms of its `_fold_operands`."""
+    fold = _FOLDS.get(type(value.owner))
+    if fold is not None and (folded := fold(*operands)) is not None:
+        return folded
     if (constant := constant_int(value)) is not None:
         return LinearForm(constant=constant)
-    op = value.owner
-    if isinstance(op, arith.AddiOp):
-        return operands[0] + operands[1]
-    if isinstance(op, arith.SubiOp):
-        return operands[0] - operands[1]
-    if isinstance(op, arith.MuliOp):
-        lhs, rhs = operands
-        if not rhs.symbolic:
-            return lhs * rhs.constant
-        if not lhs.symbolic:
-            return rhs * lhs.constant
     return LinearForm.atom(value)
 
 
@@ -96,6 +108,8 @@ class LinearForms:
     def of(self, value: SSAValue) -> LinearForm:
         """The linear form of `value` (iterative: long chains of `addi` are fine)."""
         forms = self._forms
+        if (known := forms.get(value)) is not None:
+            return known
         stack = [(value, False)]
         expanding: set[SSAValue] = set()
         while stack:
@@ -116,7 +130,7 @@ class LinearForms:
         return forms[value]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class WindowDim:
     """`[offset, offset + extent)` in one dimension; an unknown `offset` is None."""
 
@@ -157,7 +171,7 @@ class WindowDim:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Window:
     """
     The part of a memory object an access touches, one `WindowDim` per
@@ -197,7 +211,8 @@ class Window:
         """This window with unknown offsets where they depend on a hidden value."""
         dims = tuple(
             WindowDim(None, dim.extent)
-            if dim.offset is not None and any(map(is_hidden, dim.offset.atoms))
+            if dim.offset is not None
+            and any(is_hidden(atom) for atom, _ in dim.offset.symbolic)
             else dim
             for dim in self.dims
         )
@@ -211,7 +226,7 @@ ANYWHERE = Window()
 def access_window(
     op: TensorWindowAccess,
     forms: LinearForms,
-    is_hidden: Callable[[SSAValue], bool] = lambda _: False,
+    is_hidden: Callable[[SSAValue], bool] | None = None,
 ) -> Window:
     """
     The window `op` accesses. A dimension whose offset depends on a hidden
@@ -220,4 +235,4 @@ def access_window(
     """
     offsets = zip(op.window_offsets, op.window_shape, strict=True)
     window = Window(tuple(WindowDim(forms.of(o), extent) for o, extent in offsets))
-    return window.hiding(is_hidden)
+    return window if is_hidden is None else window.hiding(is_hidden)
