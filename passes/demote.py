@@ -15,12 +15,19 @@ def demote_to_scf_for(op: PipelineOp, rewriter: PatternRewriter) -> scf.ForOp:
     body = rewriter.move_region_contents_to_new_regions(op.body)
     terminator = body.block.last_op
     assert isinstance(terminator, YieldOp), "verified pipelines end in pypto.yield"
-    yield_op = scf.YieldOp(*terminator.arguments)
-    yield_op.location = terminator.location
+    # `create`: the operands are those of a verified loop (the checked
+    # constructors cost more than the rest of the demotion).
+    yield_op = scf.YieldOp.create(
+        operands=terminator.arguments, location=terminator.location
+    )
     rewriter.replace(terminator, yield_op)
-    loop = scf.ForOp(op.lb, op.ub, op.step, op.iter_args, body)
-    loop.location = op.location
-    loop.attributes |= op.attributes
+    loop = scf.ForOp.create(
+        operands=op.operands,
+        result_types=op.result_types,
+        attributes=op.attributes.copy(),
+        location=op.location,
+        regions=[body],
+    )
     for new, old in zip(loop.res, op.res, strict=True):
         new.name_hint = old.name_hint
     rewriter.replace(op, loop)

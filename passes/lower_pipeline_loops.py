@@ -109,13 +109,18 @@ def _check_replication(op: PipelineOp, nested: int, max_copies: int) -> int:
     return copies
 
 
-def _check_module(module: ModuleOp, max_copies: int) -> None:
-    """Diagnose what would make the lowering fail or explode, inner loops first."""
+def _check_module(module: ModuleOp, max_copies: int) -> list[PipelineOp]:
+    """
+    Diagnose what would make the lowering fail or explode, inner loops first;
+    return the module's pipelines in that order.
+    """
+    pipelines: list[PipelineOp] = []
     nested_copies: defaultdict[Operation | None, int] = defaultdict(int)
     for op in walk_ops(module, regions_first=True):
         _check_membership(op)
         if not isinstance(op, PipelineOp):
             continue
+        pipelines.append(op)
         nested = max(1, nested_copies.pop(op, 0))
         copies = (
             _check_replication(op, nested, max_copies) if op.num_stages > 1 else nested
@@ -124,6 +129,7 @@ def _check_module(module: ModuleOp, max_copies: int) -> None:
             (outer for outer in ancestors(op) if isinstance(outer, PipelineOp)), None
         )
         nested_copies[enclosing] += copies
+    return pipelines
 
 
 def _gets_membership(op: Operation, policy: PipelinePolicy) -> bool:
@@ -169,7 +175,7 @@ class MembershipTagger:
             None,
         )
         tagged = tuple(
-            nested.results[0]
+            (nested.results[0], nested.attributes.get(MEMBERSHIP_ATTR_NAME))
             for top in op.body.block.ops
             for nested in walk_ops(top)
             if _gets_membership(nested, op.policy)
@@ -183,21 +189,23 @@ class _LoopTagger:
 
     tagger: MembershipTagger
     scope: Operation | None
-    tagged: Sequence[SSAValue]
-    """The results of the tagged ops of the original body."""
+    tagged: Sequence[tuple[SSAValue, Attribute | None]]
+    """
+    The results of the tagged ops of the original body, with the membership
+    they had before the lowering (the original body becomes a copy itself).
+    """
 
     def __call__(self, copies: CopyMaps) -> None:
         group = self.tagger.take_group(self.scope)
         for stage, mapper in enumerate(copies):
             # Attributes are immutable: the ops of a copy share equal memberships.
             memberships: dict[Attribute | None, MembershipAttr] = {}
-            for result in self.tagged:
-                clone = mapper[result].owner
-                assert isinstance(clone, Operation)
-                existing = clone.attributes.get(MEMBERSHIP_ATTR_NAME)
-                if existing not in memberships:
-                    memberships[existing] = _extended(existing, group, stage)
-                clone.attributes[MEMBERSHIP_ATTR_NAME] = memberships[existing]
+            for result, original in self.tagged:
+                copy = mapper.get(result, result).owner
+                assert isinstance(copy, Operation)
+                if original not in memberships:
+                    memberships[original] = _extended(original, group, stage)
+                copy.attributes[MEMBERSHIP_ATTR_NAME] = memberships[original]
 
 
 @dataclass
@@ -250,16 +258,11 @@ class LowerPipelineLoopsPass(ModulePass):
             raise PassFailedException(
                 f"max-copies must be at least 1, got {self.max_copies}"
             )
-        # Diagnose first, so a failure reports the input IR, not a half-lowered one.
-        _check_module(op, self.max_copies)
-        # Linear walks (xDSL's walker costs the nesting depth per op: cubic on
-        # a lowered cascade when the pass runs again), inner loops first. The
-        # pattern alone (no GreedyRewritePatternApplier), so no DCE runs.
-        pipelines = [
-            nested
-            for nested in walk_ops(op, regions_first=True)
-            if isinstance(nested, PipelineOp)
-        ]
+        # Diagnose first, so a failure reports the input IR, not a half-lowered
+        # one. One linear walk (xDSL's walker costs the nesting depth per op:
+        # cubic on a lowered cascade when the pass runs again), inner loops
+        # first. The pattern alone (no GreedyRewritePatternApplier), so no DCE runs.
+        pipelines = _check_module(op, self.max_copies)
         # Each loop was checked with its nested copies: no second limit here.
         pattern = LowerPipelinePattern(max_copies=sys.maxsize)
         for pipeline in pipelines:

@@ -11,6 +11,7 @@ copies it builds.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
@@ -27,7 +28,9 @@ from pypto_dialect.pipeline import PipelineOp, YieldOp
 CopyMaps = Sequence[Mapping[SSAValue, SSAValue]]
 """
 The copies of the body in one region, in order: each maps the values of the
-original body (its arguments and the results of its ops) to the copy's.
+original body (its arguments and the results of its ops) to the copy's. A
+value a map lacks is its own copy: copy 0 of the main loop is the original
+body itself (its map is empty), as in MLIR's `loopUnrollByFactor`.
 """
 
 Annotate = Callable[[CopyMaps], None]
@@ -79,6 +82,15 @@ def unroll_by_factor(
         unrolling.unroll_static(*bounds)
 
 
+_INDEX = IndexType()
+
+
+@lru_cache(maxsize=4096)
+def _index_attr(value: int) -> IntegerAttr[IndexType]:
+    """The `index` attribute of `value` (attributes are immutable: shared)."""
+    return IntegerAttr(value, _INDEX)
+
+
 def _clone(op: Operation, mapper: dict[SSAValue, SSAValue]) -> Operation:
     """
     A copy of `op` with its operands mapped, recording its results in
@@ -119,7 +131,7 @@ class _Unrolling:
         assert isinstance(terminator, YieldOp), "verified pipelines end in pypto.yield"
         self.body_args = block.args
         self.body_ops = tuple(block.ops)[:-1]
-        self.yielded = terminator.arguments
+        self.yielded = tuple(terminator.arguments)
 
         # The constant operands already hold some of the values we need.
         self.constants: dict[int, SSAValue] = {
@@ -144,7 +156,9 @@ class _Unrolling:
     def constant(self, value: int) -> SSAValue:
         """An index constant before the loop, created at most once per value."""
         if value not in self.constants:
-            constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+            constant = arith.ConstantOp.create(
+                properties={"value": _index_attr(value)}, result_types=[_INDEX]
+            )
             self.constants[value] = self.insert_named(
                 self.rewriter, constant, f"c{value}"
             )
@@ -156,7 +170,11 @@ class _Unrolling:
             return self.constant(base + k * self.step)
         if k == 0:
             return base
-        offset = arith.AddiOp(base, self.constant(k * self.step))
+        # `create`: the operands are known to be two indices (the checked
+        # constructor costs as much as cloning a whole tile op).
+        offset = arith.AddiOp.create(
+            operands=[base, self.constant(k * self.step)], result_types=[_INDEX]
+        )
         return self.insert_named(builder, offset, self.body_args[0].name_hint)
 
     def emit_copies(
@@ -165,14 +183,21 @@ class _Unrolling:
         base: SSAValue | int,
         carried: Sequence[SSAValue],
         count: int,
+        *,
+        first_is_original: bool = False,
     ) -> Sequence[SSAValue]:
         """
         One region: `count` copies of the body at `builder`, copy k at index
         `base + k*step`, the first seeded with `carried`; then `annotate`.
-        Returns the values the last copy yields.
+        With `first_is_original`, copy 0 is the original body, already in
+        place (`base` and `carried` being its arguments). Returns the values
+        the last copy yields.
         """
         copies: list[dict[SSAValue, SSAValue]] = []
-        for k in range(count):
+        if first_is_original:
+            copies.append({})
+            carried = self.yielded
+        for k in range(len(copies), count):
             index = self.copy_index(builder, base, k)
             mapper: dict[SSAValue, SSAValue] = dict(
                 zip(self.body_args, (index, *carried), strict=True)
@@ -184,21 +209,29 @@ class _Unrolling:
         return carried
 
     def emit_main_loop(self, ub: SSAValue, *, remainder_follows: bool) -> PipelineOp:
-        """The `stages 1` loop from `lb` to `ub`, step `F*step`, body F copies."""
-        loop = self.loop
-        block = Block(arg_types=[arg.type for arg in self.body_args])
-        for new, old in zip(block.args, self.body_args, strict=True):
-            new.name_hint = old.name_hint
-        builder = Builder(InsertPoint.at_end(block))
-        yielded = self.emit_copies(builder, block.args[0], block.args[1:], self.factor)
-        builder.insert(self.located(YieldOp(*yielded)))
+        """
+        The `stages 1` loop from `lb` to `ub`, step `F*step`, body F copies:
+        the original body (moved, not copied), then F-1 copies after it.
+        """
+        loop, rewriter = self.loop, self.rewriter
+        terminator = loop.body.block.last_op
+        assert terminator is not None
+        yielded = self.emit_copies(
+            Builder(InsertPoint.before(terminator)),
+            self.body_args[0],
+            self.body_args[1:],
+            self.factor,
+            first_is_original=True,
+        )
+        terminator.operands = yielded
+        rewriter.notify_op_modified(terminator)
         main = self.located(
             PipelineOp(
                 loop.lb,
                 ub,
                 self.constant(self.factor * self.step),
                 loop.iter_args,
-                block,
+                rewriter.move_region_contents_to_new_regions(loop.body),
                 1,
                 policy=loop.policy,
             )
@@ -207,7 +240,7 @@ class _Unrolling:
         suffix = "_main" if remainder_follows else ""
         for new, old in zip(main.res, loop.res, strict=True):
             new.name_hint = _with_suffix(old.name_hint, suffix)
-        return self.rewriter.insert(main)
+        return rewriter.insert(main)
 
     def unroll_static(self, lb: int, trip: int) -> None:
         """A main loop over whole groups of F iterations, then flattened copies."""

@@ -121,10 +121,16 @@ class _Group:
 
 
 class _WindowIndex:
-    """The frontier entries of one location and access kind, indexed per dimension."""
+    """
+    The frontier entries of one location and access kind, indexed per
+    dimension. The index is built at the first query: the accesses of a
+    location that no later access can conflict with (e.g. loads of a tensor
+    the block never writes) are never indexed.
+    """
 
     def __init__(self) -> None:
         self.entries: dict[int, _Entry] = {}
+        self._indexed = False
         self._unindexed: dict[int, _Entry] = {}
         self._rank: int | None = None
         self._dims: list[dict[Symbolic | None, _Group]] = []
@@ -134,6 +140,10 @@ class _WindowIndex:
 
     def add(self, entry: _Entry) -> None:
         self.entries[entry.key] = entry
+        if self._indexed:
+            self._index(entry)
+
+    def _index(self, entry: _Entry) -> None:
         window = entry.access.window
         if not self._is_indexable(window):
             self._unindexed[entry.key] = entry
@@ -147,7 +157,7 @@ class _WindowIndex:
 
     def remove(self, entry: _Entry) -> None:
         del self.entries[entry.key]
-        if self._unindexed.pop(entry.key, None) is not None:
+        if not self._indexed or self._unindexed.pop(entry.key, None) is not None:
             return
         for groups, dim in zip(self._dims, entry.access.window.dims, strict=True):
             symbolic = None if dim.offset is None else dim.offset.symbolic
@@ -161,6 +171,10 @@ class _WindowIndex:
         A superset of the entries whose window is not provably disjoint from
         `window`: those that may overlap it in its most selective dimension.
         """
+        if not self._indexed:
+            self._indexed = True
+            for entry in self.entries.values():
+                self._index(entry)
         if self._rank is None or not self._is_indexable(window):
             return list(self.entries.values())
         num_indexed = len(self.entries) - len(self._unindexed)

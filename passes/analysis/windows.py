@@ -117,10 +117,12 @@ class LinearForms:
             if current in forms:
                 continue
             operands = _fold_operands(current)
-            if operands_done:
+            if not operands:  # a constant or an atom
+                forms[current] = _fold(current, ())
+            elif operands_done:
                 expanding.discard(current)
                 forms[current] = _fold(current, [forms[o] for o in operands])
-            elif any(o in expanding for o in operands):
+            elif not expanding.isdisjoint(operands):
                 # A use-def cycle (only possible in graph regions): an atom.
                 forms[current] = LinearForm.atom(current)
             else:
