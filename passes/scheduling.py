@@ -9,6 +9,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import groupby
 from typing import Any, Protocol, TypeVar
 
 from xdsl.ir import Block, Operation
@@ -81,19 +82,22 @@ def move_into_order(
 ) -> list[int]:
     """
     Move the ops of `block` into `order`, keeping a longest run already in
-    order in place (fewest moves); return the indices of the moved ops.
+    order in place (fewest moves; consecutive moved ops move together);
+    return the indices of the moved ops.
     """
     kept = _longest_increasing(order)
     moved: list[int] = []
     previous: Operation | None = None
-    for index in order:
-        op = ops[index]
-        if index not in kept:
-            op.detach()
+    for is_kept, group in groupby(order, key=kept.__contains__):
+        indices = list(group)
+        if not is_kept:
+            run = [ops[index] for index in indices]
+            for op in run:
+                op.detach()
             where = (
                 InsertPoint.after(previous) if previous else InsertPoint.at_start(block)
             )
-            rewriter.insert(op, where)
-            moved.append(index)
-        previous = op
+            rewriter.insert(run, where)
+            moved.extend(indices)
+        previous = ops[indices[-1]]
     return moved

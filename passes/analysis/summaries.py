@@ -12,7 +12,7 @@ unknown effects.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from typing import cast
@@ -199,6 +199,13 @@ def _access(op: Operation, effect: EffectInstance, forms: LinearForms) -> Memory
 
 
 def _seen_from_outside(access: MemoryAccess, op: Operation) -> MemoryAccess:
-    """An access nested in `op`, with the offsets defined inside `op` unknown."""
-    window = access.window.hiding(lambda value: op.is_ancestor(value.owner))
-    return access if window is access.window else replace(access, window=window)
+    """
+    An access of an op in a block of `op`, as seen from outside `op`: the
+    offsets defined inside `op` unknown. The access is already seen from
+    outside the op in the block, so (the IR being in SSA form) only values
+    defined directly in a block of `op` are left to hide.
+    """
+    window = access.window.hiding(lambda value: _is_defined_directly_in(value, op))
+    if window is access.window:
+        return access
+    return MemoryAccess(access.kind, access.resource, access.value, window)
