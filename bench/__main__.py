@@ -2,7 +2,7 @@
 The command line of the benchmarks.
 
     python -m bench [--sizes OPS ...] [--stages F ...] [--repeat N]
-                    [--out DIR] [--smoke] [--families NAME ...]
+                    [--out DIR] [--smoke] [--baseline DIR] [--families NAME ...]
 
 For every case (`bench.cases`) it measures (`bench.measure`), in this process
 with `time.perf_counter` (median of `--repeat` runs): parse, each pass, print,
@@ -20,9 +20,17 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bench.cases import DEFAULT_SIZES, DEFAULT_STAGES, FAMILIES, Scale
+from bench.cases import (
+    DEFAULT_SIZES,
+    DEFAULT_STAGES,
+    FAMILIES,
+    Case,
+    Scale,
+    lowered_size,
+)
 from bench.measure import Measurement, measure
 from bench.report import build_report, machine, write
+from bench.targets import TARGET_OPS_FOR_IO_RATIO
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -52,12 +60,27 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="one run of the smallest case of each family",
     )
     parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a checkout of the revision to compare with: ratio (g) on the "
+        "loops case nearest 10,000 ops",
+    )
+    parser.add_argument(
         "--families",
         nargs="+",
         choices=[family.name for family in FAMILIES],
         default=[family.name for family in FAMILIES],
     )
     return parser.parse_args(argv)
+
+
+def _baseline_case(cases: Sequence[Case]) -> Case | None:
+    """The `loops` case whose lowered module is nearest 10,000 ops (ratio (g))."""
+    loops = [case for case in cases if case.family == "loops"]
+    if not loops:
+        return None
+    lowered = {id(case): lowered_size(case) for case in loops}
+    return min(loops, key=lambda case: abs(lowered[id(case)] - TARGET_OPS_FOR_IO_RATIO))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -74,15 +97,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         # Warm up (imports, lazy definitions) on the smallest case, untimed.
         measure(min(cases, key=lambda case: len(case.text)), 1)
     start = machine()
+    compared = _baseline_case(cases) if args.baseline else None
     results: list[Measurement] = []
     for case in cases:
         print(f"{case.family} {case.parameter}", file=sys.stderr, flush=True)
-        results.append(measure(case, repeat))
+        baseline = args.baseline if case is compared else None
+        results.append(measure(case, repeat, baseline))
     settings = {
         "repeat": repeat,
         "smoke": args.smoke,
         "sizes": args.sizes,
         "stages": args.stages,
+        "baseline": None if args.baseline is None else str(args.baseline),
     }
     print(write(args.out, build_report(start, settings, families, results), results))
 

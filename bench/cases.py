@@ -327,6 +327,13 @@ def count_ops(module: Operation) -> int:
     return sum(1 for _ in walk_ops(module))
 
 
+def lowered_size(case: Case) -> int:
+    """The ops of the module of `case` after `lower-pipeline-loops` (module excluded)."""
+    module = parse(pypto_context(), case.text)
+    LowerPipelineLoopsPass().apply(pypto_context(), module)
+    return count_ops(module) - 1
+
+
 def _kernel_pairs(sizes: Sequence[int], trip: int) -> list[int]:
     """The numbers of kernel pairs whose lowered module has about `sizes` ops."""
     lowered = parse(pypto_context(), kernels_module(1, trip, KERNEL_STAGES))

@@ -30,6 +30,8 @@ from pypto_dialect.context import pypto_context
 from pypto_dialect.walks import walk_ops
 
 PIPELINE = "lower-pipeline-loops,canonicalize-io-order"
+BASELINE_PHASE = "end_to_end_baseline"
+"""`end_to_end` with the project imported from a baseline checkout (ratio (g))."""
 PHASES = ("parse", "lower", "canonicalize", "print", "parse_output")
 WITHOUT_GC = ("lower_without_gc", "canonicalize_without_gc")
 """The passes again with the cyclic garbage collector off (as `timeit` does)."""
@@ -131,20 +133,41 @@ def _xdsl_opt() -> str:
     return str(beside) if beside.exists() else "xdsl-opt"
 
 
-def _measure_end_to_end(text: str, watch: _Stopwatch, repeat: int) -> None:
+def _measure_end_to_end(
+    text: str, watch: _Stopwatch, repeat: int, baseline: Path | None
+) -> None:
+    """
+    `end_to_end`; with a `baseline` checkout, also `end_to_end_baseline`: the
+    same command importing the project from there (first on `PYTHONPATH`),
+    the two interleaved.
+    """
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder, "input.mlir")
         path.write_text(text)
         command = [_xdsl_opt(), str(path), "-p", PIPELINE, "-o", os.devnull]
+        environment = (
+            None
+            if baseline is None
+            else os.environ | {"PYTHONPATH": str(baseline.resolve())}
+        )
         for _ in range(repeat):
             watch.time("end_to_end", lambda: subprocess.run(command, check=True))
+            if environment is None:
+                continue
+            watch.time(
+                BASELINE_PHASE,
+                lambda: subprocess.run(command, check=True, env=environment),
+            )
 
 
-def measure(case: Case, repeat: int) -> Measurement:
-    """All the phases of `case`, `repeat` times each."""
+def measure(case: Case, repeat: int, baseline: Path | None = None) -> Measurement:
+    """
+    All the phases of `case`, `repeat` times each; with a `baseline`
+    checkout, `end_to_end_baseline` too.
+    """
     result = Measurement(case.family, case.parameter)
     watch = _Stopwatch(result)
     for run in range(repeat):
         _measure_once(case, watch, first=run == 0)
-    _measure_end_to_end(case.text, watch, repeat)
+    _measure_end_to_end(case.text, watch, repeat, baseline)
     return result

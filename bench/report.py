@@ -13,7 +13,14 @@ from typing import Any
 
 from bench.cases import Family
 from bench.measure import PHASES, WITHOUT_GC, Measurement
-from bench.targets import FITTED, checks, exponents, lower_over_unroll, passes_over_io
+from bench.targets import (
+    FITTED,
+    canonicalize_over_lower,
+    checks,
+    exponents,
+    lower_over_unroll,
+    passes_over_io,
+)
 
 
 def _cpu_model() -> str:
@@ -59,6 +66,7 @@ def build_report(
                 "medians": {phase: m.median(phase) for phase in m.samples},
                 "passes_over_io": passes_over_io(m),
                 "lower_over_unroll": lower_over_unroll(m),
+                "canonicalize_over_lower": canonicalize_over_lower(m),
             }
             for m in results
         ],
@@ -89,8 +97,8 @@ def markdown(report: dict[str, Any], results: Sequence[Measurement]) -> str:
         "",
         f"## Times (ms, median of {report['settings']['repeat']} runs)",
         "",
-        _row(["family", "param", "ops in", "ops out", *timed, "(a)", "(b)"]),
-        _row(["---"] * (len(timed) + 6)),
+        _row(["family", "param", "ops in", "ops out", *timed, "(a)", "(b)", "(d)"]),
+        _row(["---"] * (len(timed) + 7)),
     ]
     lines += [
         _row(
@@ -102,6 +110,7 @@ def markdown(report: dict[str, Any], results: Sequence[Measurement]) -> str:
                 *(_ms(m.median(phase)) for phase in timed),
                 _ratio(passes_over_io(m)),
                 _ratio(lower_over_unroll(m)),
+                _ratio(canonicalize_over_lower(m)),
             ]
         )
         for m in results

@@ -107,7 +107,7 @@ def schedulable_ops(block: Block) -> list[Operation]:
     The ops of `block` that may be reordered: all but a last op that is (or,
     being unregistered, may be) a terminator.
     """
-    ops = list(block.ops)
+    ops = [op for op in block.ops]  # noqa: C416 (list() would walk the block twice: len, then iter)
     if ops and (ops[-1].has_trait(IsTerminator) or isinstance(ops[-1], UnregisteredOp)):
         ops.pop()
     return ops

@@ -105,11 +105,24 @@ class LinearForms:
     def __init__(self) -> None:
         self._forms: dict[SSAValue, LinearForm] = {}
 
+    def _leaf(self, value: SSAValue) -> LinearForm | None:
+        """The form of a constant or atom (memoized), None for a foldable value."""
+        if _fold_operands(value):
+            return None
+        form = self._forms[value] = _fold(value, ())
+        return form
+
     def of(self, value: SSAValue) -> LinearForm:
         """The linear form of `value` (iterative: long chains of `addi` are fine)."""
         forms = self._forms
         if (known := forms.get(value)) is not None:
             return known
+        # The common case, analysing a block in program order: the operands
+        # are known, or constants and atoms.
+        operands = [forms.get(o) or self._leaf(o) for o in _fold_operands(value)]
+        if None not in operands:
+            form = forms[value] = _fold(value, cast(list[LinearForm], operands))
+            return form
         stack = [(value, False)]
         expanding: set[SSAValue] = set()
         while stack:
