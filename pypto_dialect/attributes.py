@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from xdsl.ir import Data
@@ -10,11 +11,21 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.types import skip_to
+
 MEMBERSHIP_ATTR_NAME = "pypto.pipeline_membership"
 """The discardable attribute `lower-pipeline-loops` puts on replicated tile ops."""
 
 StagePair = tuple[int, int]
 """A `(group, stage)` pair of one replicated pipeline region."""
+
+_PRINTED_PAIRS = re.compile(r"<(\d+:\d+(?:, \d+:\d+)*)>", re.ASCII)
+"""The parameters as they are printed, which need no lexer to read."""
+
+
+def _pair(text: str) -> StagePair:
+    group, stage = text.split(":")
+    return int(group), int(stage)
 
 
 @irdl_attr_definition
@@ -39,6 +50,11 @@ class MembershipAttr(Data[tuple[StagePair, ...]]):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> tuple[StagePair, ...]:
+        printed = _PRINTED_PAIRS.match(parser.lexer.input.content, parser.pos)
+        if printed is not None:
+            skip_to(parser, printed.end())
+            return tuple(_pair(text) for text in printed[1].split(", "))
+
         def parse_index(role: str) -> int:
             return parser.parse_integer(
                 allow_boolean=False,
@@ -57,11 +73,8 @@ class MembershipAttr(Data[tuple[StagePair, ...]]):
             )
 
     def print_parameter(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_list(
-                self.data,
-                lambda pair: printer.print_string(f"{pair[0]}:{pair[1]}"),
-            )
+        pairs = ", ".join(f"{group}:{stage}" for group, stage in self.data)
+        printer.print_string(f"<{pairs}>")
 
     def verify(self) -> None:
         if not self.data:

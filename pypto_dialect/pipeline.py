@@ -47,6 +47,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.syntax import print_pieces, separated
+from pypto_dialect.types import parse_type
 from pypto_dialect.walks import ancestors
 
 _TRUE = IntegerAttr.from_bool(True)
@@ -131,6 +133,35 @@ class YieldOp(AbstractYieldOperation[Attribute]):
     name = "pypto.yield"
 
     traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(PipelineOp), Pure()))
+
+    assembly_format = None
+    """Upstream's format (`attr-dict ($arguments^ : type($arguments))?`), by hand."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> YieldOp:
+        attributes = parser.parse_optional_attr_dict()
+        pos = parser.pos
+        values = parser.parse_optional_undelimited_comma_separated_list(
+            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
+        )
+        operands: Sequence[SSAValue] = ()
+        if values is not None:
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(
+                Parser.Delimiter.NONE, lambda: parse_type(parser)
+            )
+            operands = parser.resolve_operands(values, types, pos)
+        return cls.create(operands=operands, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        if self.attributes:
+            printer.print_op_attributes(self.attributes)
+        values = self.operands
+        if not values:
+            return
+        printer.print_string(" ")
+        printer.print_list(values, printer.print_ssa_value)
+        print_pieces(printer, [" : ", *separated([value.type for value in values])])
 
 
 @irdl_op_definition
@@ -296,34 +327,39 @@ class PipelineOp(IRDLOperation):
                 )
 
     def print(self, printer: Printer) -> None:
+        body = self.body
+        arguments = body.block.args
+        operands = self.operands
         printer.print_string(" ")
-        printer.print_ssa_value(self.induction_var)
+        printer.print_ssa_value(arguments[0])
         printer.print_string(" = ")
-        printer.print_ssa_value(self.lb)
+        printer.print_ssa_value(operands[0])
         printer.print_string(" to ")
-        printer.print_ssa_value(self.ub)
+        printer.print_ssa_value(operands[1])
         printer.print_string(" step ")
-        printer.print_ssa_value(self.step)
-        printer.print_string(f" stages {self.num_stages}")
-        for name, value in self.policy.changed().items():
-            printer.print_string(f" {name} = {'true' if value else 'false'}")
-        if self.iter_args:
-            printer.print_string(" iter_args(")
+        printer.print_ssa_value(operands[2])
+        text = f" stages {self.num_stages}"
+        if any(name in self.properties for name in _POLICY_NAMES):
+            for name, value in self.policy.changed().items():
+                text += f" {name} = {'true' if value else 'false'}"
+        carried = len(operands) > 3
+        if carried:
+            printer.print_string(text + " iter_args(")
             printer.print_list(
-                zip(self.region_iter_args, self.iter_args, strict=False),
+                zip(arguments[1:], operands[3:], strict=False),
                 lambda pair: print_assignment(printer, *pair),
             )
-            printer.print_string(") -> (")
-            printer.print_list(self.res.types, printer.print_attribute)
-            printer.print_string(")")
-        printer.print_string(" ")
+            print_pieces(printer, [") -> (", *separated(self.res.types), ")"])
+            text = ""
+        printer.print_string(text + " ")
         printer.print_region(
-            self.body,
+            body,
             print_entry_block_args=False,
             print_empty_block=False,
-            print_block_terminators=bool(self.iter_args),
+            print_block_terminators=carried,
         )
-        printer.print_op_attributes(self.attributes)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes)
 
     @classmethod
     def parse(cls, parser: Parser) -> PipelineOp:
@@ -364,7 +400,7 @@ class PipelineOp(IRDLOperation):
                 carried_inits.append(init)
             parser.parse_punctuation("->")
             carried_types = parser.parse_comma_separated_list(
-                Parser.Delimiter.PAREN, parser.parse_type
+                Parser.Delimiter.PAREN, lambda: parse_type(parser)
             )
             if len(carried_types) != len(carried_args):
                 parser.raise_error(
@@ -381,17 +417,46 @@ class PipelineOp(IRDLOperation):
         body = parser.parse_region((induction_var, *block_args))
         attrs = parser.parse_optional_attr_dict()
 
-        op = cls(
-            lb,
-            ub,
-            step,
-            inits,
-            body,
-            stages,
-            policy=PipelinePolicy(**policy),
+        properties = {"stages": _stages_attr(stages)}
+        if policy:
+            properties |= {
+                name: _TRUE if value else _FALSE
+                for name, value in PipelinePolicy(**policy).changed().items()
+            }
+        op = cls.create(
+            operands=[lb, ub, step, *inits],
+            result_types=carried_types,
+            properties=properties,
+            attributes=attrs,
+            regions=[body],
         )
-        op.attributes |= attrs
         if not carried_args:
-            for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
-                ensure_terminator(op, trait)
+            _ensure_yield(op)
         return op
+
+
+_STAGES: dict[int, IntegerAttr[I64]] = {}
+"""`stages` properties by value, as most pipelines share a few stage counts."""
+_STAGES_CACHED = range(1, 65)
+
+
+def _stages_attr(stages: int) -> IntegerAttr[I64]:
+    attr = _STAGES.get(stages)
+    if attr is None:
+        attr = IntegerAttr(stages, i64)
+        if stages in _STAGES_CACHED:
+            _STAGES[stages] = attr
+    return attr
+
+
+def _ensure_yield(op: PipelineOp) -> None:
+    """`ensure_terminator` (the implicit `pypto.yield`), quicker for one block."""
+    blocks = op.body.blocks
+    block = blocks.first if len(blocks) == 1 else None
+    if block is not None and (
+        (last := block.last_op) is None or not last.has_trait(IsTerminator)
+    ):
+        block.add_op(YieldOp.create())
+        return
+    for trait in op.get_traits_of_type(SingleBlockImplicitTerminator):
+        ensure_terminator(op, trait)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IndexType, IndexTypeConstr
+from xdsl.dialects.builtin import IndexTypeConstr
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -39,7 +39,21 @@ from pypto_dialect.effects import (
     UsesCrossCoreChannel,
     WritesTensorWindow,
 )
-from pypto_dialect.types import MemorySpace, TensorType, TileType, format_shape
+from pypto_dialect.syntax import (
+    ResultSyntax,
+    TileOpSyntax,
+    TileSyntaxOp,
+    parse_indices,
+    print_indices,
+    print_pieces,
+)
+from pypto_dialect.types import (
+    MemorySpace,
+    TensorType,
+    TileType,
+    format_shape,
+    parse_type,
+)
 
 # --------------------------------------------------------------------------- #
 # Verification helpers
@@ -134,43 +148,30 @@ def _tile(value: SSAValue) -> TileType:
     return value.type
 
 
-def _print_indexed(
-    printer: Printer, base_value: SSAValue, indices: Sequence[SSAValue]
-) -> None:
-    printer.print_ssa_value(base_value)
-    printer.print_string("[")
-    printer.print_list(indices, printer.print_ssa_value)
-    printer.print_string("]")
-
-
 def _print_element_access(
     printer: Printer, op: Operation, tile: SSAValue, indices: Sequence[SSAValue]
 ) -> None:
     """`%t[%r, %c] {attrs} : tile-type`, the tail of `tile.read` and `tile.write`."""
-    _print_indexed(printer, tile, indices)
-    printer.print_op_attributes(op.attributes)
-    printer.print_string(" : ")
-    printer.print_attribute(tile.type)
+    printer.print_ssa_value(tile)
+    print_indices(printer, indices)
+    if op.attributes:
+        printer.print_op_attributes(op.attributes)
+    print_pieces(printer, (" : ", tile.type))
 
 
-def _parse_tile_type(parser: Parser) -> TileType:
-    """Parse `: !pypto.tile<...>`; any other type is a parse error at the type."""
+def _parse_element_access(
+    parser: Parser,
+) -> tuple[UnresolvedOperand, Sequence[SSAValue], dict[str, Attribute], TileType]:
+    """`%t[%r, %c] {attrs} : tile-type`; any other type is a parse error at the type."""
+    tile = parser.parse_unresolved_operand()
+    indices = parse_indices(parser)
+    attributes = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     start = parser.pos
-    tile_type = parser.parse_type()
+    tile_type = parse_type(parser)
     if not isinstance(tile_type, TileType):
         parser.raise_error(f"expected a !pypto.tile type, got {tile_type}", start)
-    return tile_type
-
-
-def _parse_indexed(
-    parser: Parser,
-) -> tuple[UnresolvedOperand, Sequence[SSAValue]]:
-    base_operand = parser.parse_unresolved_operand()
-    indices = parser.parse_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
-    )
-    return base_operand, indices
+    return tile, indices, attributes, tile_type
 
 
 # --------------------------------------------------------------------------- #
@@ -179,7 +180,7 @@ def _parse_indexed(
 
 
 @irdl_op_definition
-class LoadOp(IRDLOperation, TensorWindowAccess):
+class LoadOp(TileSyntaxOp, TensorWindowAccess):
     """`%t = pypto.tile.load %src[%o0, ...]`: read a window of a GM tensor into a tile."""
 
     name = "pypto.tile.load"
@@ -190,9 +191,7 @@ class LoadOp(IRDLOperation, TensorWindowAccess):
 
     traits = traits_def(ReadsTensorWindow())
 
-    assembly_format = (
-        "$src `[` $offsets `]` attr-dict `:` type($src) `->` type($result)"
-    )
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(1, indexed=True)
 
     def __init__(
         self,
@@ -225,7 +224,7 @@ class LoadOp(IRDLOperation, TensorWindowAccess):
 
 
 @irdl_op_definition
-class StoreOp(IRDLOperation, TensorWindowAccess):
+class StoreOp(TileSyntaxOp, TensorWindowAccess):
     """`pypto.tile.store %t, %dst[%o0, ...]`: write a tile into a window of a GM tensor."""
 
     name = "pypto.tile.store"
@@ -236,8 +235,8 @@ class StoreOp(IRDLOperation, TensorWindowAccess):
 
     traits = traits_def(WritesTensorWindow())
 
-    assembly_format = (
-        "$value `,` $dst `[` $offsets `]` attr-dict `:` type($value) `,` type($dst)"
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(
+        2, indexed=True, result=ResultSyntax.NONE
     )
 
     def __init__(
@@ -299,12 +298,12 @@ class ReadOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ReadOp:
-        tile, indices = _parse_indexed(parser)
-        attrs = parser.parse_optional_attr_dict()
-        tile_type = _parse_tile_type(parser)
-        op = cls(parser.resolve_operand(tile, tile_type), indices)
-        op.attributes |= attrs
-        return op
+        tile, indices, attributes, tile_type = _parse_element_access(parser)
+        return cls.create(
+            operands=[parser.resolve_operand(tile, tile_type), *indices],
+            result_types=[tile_type.element_type],
+            attributes=attributes,
+        )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -345,16 +344,16 @@ class WriteOp(IRDLOperation):
     def parse(cls, parser: Parser) -> WriteOp:
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        tile, indices = _parse_indexed(parser)
-        attrs = parser.parse_optional_attr_dict()
-        tile_type = _parse_tile_type(parser)
-        op = cls(
-            parser.resolve_operand(value, tile_type.element_type),
-            parser.resolve_operand(tile, tile_type),
-            indices,
+        tile, indices, attributes, tile_type = _parse_element_access(parser)
+        return cls.create(
+            operands=[
+                parser.resolve_operand(value, tile_type.element_type),
+                parser.resolve_operand(tile, tile_type),
+                *indices,
+            ],
+            result_types=[tile_type],
+            attributes=attributes,
         )
-        op.attributes |= attrs
-        return op
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -374,7 +373,7 @@ class WriteOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ExtractOp(IRDLOperation):
+class ExtractOp(TileSyntaxOp):
     """`%l = pypto.tile.extract %m[%r, %c] : src -> dst`: a sub-tile, moved to another space."""
 
     name = "pypto.tile.extract"
@@ -385,9 +384,7 @@ class ExtractOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    assembly_format = (
-        "$source `[` $offsets `]` attr-dict `:` type($source) `->` type($result)"
-    )
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(1, indexed=True)
 
     def __init__(
         self,
@@ -407,7 +404,7 @@ class ExtractOp(IRDLOperation):
         )
 
 
-class TileToTileOp(IRDLOperation):
+class TileToTileOp(TileSyntaxOp):
     """`%z = pypto.tile.<op> %x : src -> dst`: one tile in, one tile of another type out."""
 
     source = operand_def(TileType)
@@ -415,7 +412,7 @@ class TileToTileOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(1)
 
     def __init__(self, source: SSAValue | Operation, result_type: TileType):
         super().__init__(operands=[source], result_types=[result_type])
@@ -460,7 +457,7 @@ def _verify_matmul(lhs: TileType, rhs: TileType, result: TileType) -> None:
 
 
 @irdl_op_definition
-class MatmulOp(IRDLOperation):
+class MatmulOp(TileSyntaxOp):
     """`%c = pypto.tile.matmul %a, %b : left, right -> acc`: `a @ b`."""
 
     name = "pypto.tile.matmul"
@@ -471,9 +468,7 @@ class MatmulOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    assembly_format = (
-        "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)"
-    )
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(2)
 
     def __init__(
         self,
@@ -488,7 +483,7 @@ class MatmulOp(IRDLOperation):
 
 
 @irdl_op_definition
-class MatmulAccOp(IRDLOperation):
+class MatmulAccOp(TileSyntaxOp):
     """`%d = pypto.tile.matmul_acc %c, %a, %b : acc, left, right`: `c + a @ b`."""
 
     name = "pypto.tile.matmul_acc"
@@ -502,9 +497,7 @@ class MatmulAccOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    assembly_format = (
-        "$acc `,` $lhs `,` $rhs attr-dict `:` type($acc) `,` type($lhs) `,` type($rhs)"
-    )
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(3, result=ResultSyntax.FIRST)
 
     def __init__(
         self,
@@ -525,7 +518,7 @@ class MatmulAccOp(IRDLOperation):
 # --------------------------------------------------------------------------- #
 
 
-class ElementwiseBinaryOp(IRDLOperation):
+class ElementwiseBinaryOp(TileSyntaxOp):
     """`%z = pypto.tile.<op> %x, %y : tile`: elementwise, all three types equal."""
 
     T: ClassVar = VarConstraint("T", base(TileType))
@@ -536,7 +529,7 @@ class ElementwiseBinaryOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(2, operand_types=False)
 
     def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
         super().__init__(operands=[lhs, rhs], result_types=[SSAValue.get(lhs).type])
@@ -572,7 +565,7 @@ class MinOp(ElementwiseBinaryOp):
     name = "pypto.tile.min"
 
 
-class TileScalarOp(IRDLOperation):
+class TileScalarOp(TileSyntaxOp):
     """`%z = pypto.tile.<op>s %x, %s : tile, scalar`: the scalar broadcast to every element."""
 
     T: ClassVar = VarConstraint("T", base(TileType))
@@ -583,7 +576,7 @@ class TileScalarOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    assembly_format = "$tile `,` $scalar attr-dict `:` type($tile) `,` type($scalar)"
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(2, result=ResultSyntax.FIRST)
 
     def __init__(self, tile: SSAValue | Operation, scalar: SSAValue | Operation):
         super().__init__(
@@ -624,7 +617,7 @@ class MinsOp(TileScalarOp):
     name = "pypto.tile.mins"
 
 
-class UnaryOp(IRDLOperation):
+class UnaryOp(TileSyntaxOp):
     """`%z = pypto.tile.<op> %x : tile`: elementwise, same type."""
 
     T: ClassVar = VarConstraint("T", base(TileType))
@@ -634,7 +627,7 @@ class UnaryOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    assembly_format = "$source attr-dict `:` type($result)"
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(1, operand_types=False)
 
     def __init__(self, source: SSAValue | Operation):
         super().__init__(operands=[source], result_types=[SSAValue.get(source).type])
@@ -731,7 +724,7 @@ class RowMaxOp(RowReductionOp):
     name = "pypto.tile.row_max"
 
 
-class RowExpandOp(IRDLOperation):
+class RowExpandOp(TileSyntaxOp):
     """`%z = pypto.tile.row_expand_<op> %x, %r : [R,C], [R,1]`: `x op r`, `r` broadcast along rows."""
 
     T: ClassVar = VarConstraint("T", base(TileType))
@@ -742,9 +735,7 @@ class RowExpandOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    assembly_format = (
-        "$source `,` $row_vector attr-dict `:` type($source) `,` type($row_vector)"
-    )
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(2, result=ResultSyntax.FIRST)
 
     def __init__(self, source: SSAValue | Operation, row_vector: SSAValue | Operation):
         super().__init__(
@@ -778,7 +769,7 @@ class RowExpandDivOp(RowExpandOp):
 
 
 @irdl_op_definition
-class FullOp(IRDLOperation):
+class FullOp(TileSyntaxOp):
     """`%z = pypto.tile.full %s : scalar -> tile`: a tile filled with `%s`."""
 
     name = "pypto.tile.full"
@@ -788,7 +779,7 @@ class FullOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    assembly_format = "$scalar attr-dict `:` type($scalar) `->` type($result)"
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(1)
 
     def __init__(self, scalar: SSAValue | Operation, result_type: TileType):
         super().__init__(operands=[scalar], result_types=[result_type])
@@ -802,7 +793,7 @@ class FullOp(IRDLOperation):
 # --------------------------------------------------------------------------- #
 
 
-class TPushOp(IRDLOperation, CrossCoreChannelOp):
+class TPushOp(TileSyntaxOp, CrossCoreChannelOp):
     """`pypto.tile.tpush_to_<core> %t : tile`: send a tile to the other core type."""
 
     DIRECTION: ClassVar[ChannelDirection]
@@ -811,7 +802,7 @@ class TPushOp(IRDLOperation, CrossCoreChannelOp):
 
     traits = traits_def(UsesCrossCoreChannel())
 
-    assembly_format = "$tile attr-dict `:` type($tile)"
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(1, result=ResultSyntax.NONE)
 
     def __init__(self, tile: SSAValue | Operation):
         super().__init__(operands=[tile])
@@ -821,7 +812,7 @@ class TPushOp(IRDLOperation, CrossCoreChannelOp):
         return CrossCoreChannel(self.DIRECTION)
 
 
-class TPopOp(IRDLOperation, CrossCoreChannelOp):
+class TPopOp(TileSyntaxOp, CrossCoreChannelOp):
     """`%t = pypto.tile.tpop_from_<core> : tile`: receive a tile from the other core type."""
 
     DIRECTION: ClassVar[ChannelDirection]
@@ -830,7 +821,7 @@ class TPopOp(IRDLOperation, CrossCoreChannelOp):
 
     traits = traits_def(UsesCrossCoreChannel())
 
-    assembly_format = "attr-dict `:` type($result)"
+    SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(0)
 
     def __init__(self, result_type: TileType):
         super().__init__(result_types=[result_type])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import auto
@@ -18,7 +19,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
-from xdsl.parser import AttrParser
+from xdsl.parser import AttrParser, BaseParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
@@ -59,8 +60,7 @@ class MemorySpaceAttr(EnumAttribute[MemorySpace]):
             return parser.parse_str_enum(MemorySpace)
 
     def print_parameter(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_string(str(self.data))
+        printer.print_string(f"<{self.data.value}>")
 
 
 def verify_element_type(element_type: Attribute, what: str) -> None:
@@ -92,6 +92,73 @@ def format_shape(shape: Sequence[int]) -> str:
     return "x".join("?" if dim == DYNAMIC_INDEX else str(dim) for dim in shape)
 
 
+# --------------------------------------------------------------------------- #
+# The parse cache: a type's text, once parsed, is not lexed again.
+# --------------------------------------------------------------------------- #
+
+_PARSED: dict[str, _ShapedPyPTOType] = {}
+"""Parsed types by their text, e.g. `!pypto.tile<64x64xf32, vec>`."""
+_PARSED_LIMIT = 4096
+_LONGEST = 256
+"""Longer type texts are not cached (and not searched for)."""
+_CACHEABLE = re.compile(r"!pypto\.\w+<[\w, ]*>", re.ASCII)
+"""A text that names no alias and nests nothing: it alone determines the type."""
+
+
+def skip_to(parser: BaseParser, pos: int) -> None:
+    """
+    Continue parsing at `pos`, past text read without the lexer. xDSL has no
+    public API for it; its own `_parse_dialect_symbol_body` does the same.
+    """
+    parser._resume_from(pos)  # pyright: ignore[reportPrivateUsage]
+
+
+def _type_text(parser: BaseParser, start: int, prefix: str = "") -> tuple[str, int]:
+    """`prefix` and the text from `start` up to the first `>`, and its end."""
+    content = parser.lexer.input.content
+    end = content.find(">", start, start + _LONGEST) + 1
+    return prefix + content[start:end], end
+
+
+def _remember(text: str, parsed: _ShapedPyPTOType) -> None:
+    if _CACHEABLE.fullmatch(text) is None:
+        return
+    if len(_PARSED) >= _PARSED_LIMIT:
+        _PARSED.clear()
+    _PARSED[text] = parsed
+
+
+_ELEMENT_TEXTS: dict[Attribute, str] = {}
+
+
+def _element_text(element_type: Attribute) -> str:
+    """`f32`: element types are few, and printing one needs a whole printer."""
+    text = _ELEMENT_TEXTS.get(element_type)
+    if text is None:
+        text = _ELEMENT_TEXTS[element_type] = str(element_type)
+    return text
+
+
+def type_text(attribute: Attribute) -> str | None:
+    """The printed text of a pypto tile or tensor type, else None."""
+    return attribute.text if isinstance(attribute, _ShapedPyPTOType) else None
+
+
+def parse_type(parser: AttrParser) -> Attribute:
+    """`parser.parse_type()`, with the pypto types of a text parsed before cached."""
+    start = parser.pos
+    if not parser.lexer.input.content.startswith("!pypto.", start):
+        return parser.parse_type()
+    text, end = _type_text(parser, start)
+    if (parsed := _PARSED.get(text)) is not None:
+        skip_to(parser, end)
+        return parsed
+    parsed = parser.parse_type()
+    if isinstance(parsed, _ShapedPyPTOType) and text.startswith(f"!{parsed.name}<"):
+        _remember(text, parsed)
+    return parsed
+
+
 @dataclass(frozen=True, init=False)
 class _ShapedPyPTOType(
     ParametrizedAttribute, TypeAttribute, ShapedType, ContainerType[Attribute]
@@ -119,6 +186,43 @@ class _ShapedPyPTOType(
         verify_element_type(self.element_type, what)
 
     @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        text, end = _type_text(parser, parser.pos, f"!{cls.name}")
+        if (parsed := _PARSED.get(text)) is not None:
+            skip_to(parser, end)
+            return parsed.parameters
+        with parser.in_angle_brackets():
+            parameters = cls._parse_inside(parser)
+        _remember(text, cls.new(parameters))
+        return parameters
+
+    @classmethod
+    def _parse_inside(cls, parser: AttrParser) -> Sequence[Attribute]:
+        """The parameters, inside the angle brackets."""
+        raise NotImplementedError
+
+    @property
+    def text(self) -> str:
+        """
+        The printed type, `!pypto.tile<64x64xf32, vec>`, computed once per
+        instance (as `cached_property` would, which IRDL does not accept).
+        """
+        cache = vars(self)
+        text: str | None = cache.get("_text")
+        if text is None:
+            shape = format_shape(self.get_shape())
+            element = _element_text(self.element_type)
+            text = f"!{self.name}<{shape}x{element}{self._text_after_element()}>"
+            cache["_text"] = text
+        return text
+
+    def _text_after_element(self) -> str:
+        return ""
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(self.text[len(self.name) + 1 :])
+
+    @classmethod
     def _parse_shape(cls, parser: AttrParser) -> tuple[ArrayAttr[IntAttr], Attribute]:
         """Parse `128x64xf32`; invalid dimensions or element type are parse errors."""
         start = parser.pos
@@ -130,11 +234,6 @@ class _ShapedPyPTOType(
         except VerifyException as error:
             parser.raise_error(str(error), start, parser.pos)
         return _shape_attr(shape), element_type
-
-    def _print_shape(self, printer: Printer) -> None:
-        printer.print_dimension_list(self.get_shape())
-        printer.print_string("x")
-        printer.print_attribute(self.element_type)
 
 
 def _shape_attr(shape: Sequence[int]) -> ArrayAttr[IntAttr]:
@@ -151,15 +250,8 @@ class TensorType(_ShapedPyPTOType):
         super().__init__(_shape_attr(shape), element_type)
 
     @classmethod
-    def parse_parameters(
-        cls, parser: AttrParser
-    ) -> tuple[ArrayAttr[IntAttr], Attribute]:
-        with parser.in_angle_brackets():
-            return cls._parse_shape(parser)
-
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            self._print_shape(printer)
+    def _parse_inside(cls, parser: AttrParser) -> tuple[ArrayAttr[IntAttr], Attribute]:
+        return cls._parse_shape(parser)
 
 
 @irdl_attr_definition
@@ -185,17 +277,12 @@ class TileType(_ShapedPyPTOType):
         return self.space.data
 
     @classmethod
-    def parse_parameters(
+    def _parse_inside(
         cls, parser: AttrParser
     ) -> tuple[ArrayAttr[IntAttr], Attribute, MemorySpaceAttr]:
-        with parser.in_angle_brackets():
-            shape, element_type = cls._parse_shape(parser)
-            parser.parse_punctuation(",")
-            space = parser.parse_str_enum(MemorySpace)
-        return shape, element_type, MemorySpaceAttr(space)
+        shape, element_type = cls._parse_shape(parser)
+        parser.parse_punctuation(",")
+        return shape, element_type, MemorySpaceAttr(parser.parse_str_enum(MemorySpace))
 
-    def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            self._print_shape(printer)
-            printer.print_string(", ")
-            printer.print_string(str(self.memory_space))
+    def _text_after_element(self) -> str:
+        return f", {self.memory_space.value}"
