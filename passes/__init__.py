@@ -1,4 +1,7 @@
-"""The pypto-dialect passes: `lower-pipeline-loops` and `canonicalize-io-order`."""
+"""
+The pypto-dialect passes: `lower-pipeline-loops`, `canonicalize-io-order`,
+and `pipeline-report` (prints the modelled schedule of pipeline loops).
+"""
 
 from collections.abc import Callable
 
@@ -17,9 +20,16 @@ def _canonicalize_io_order() -> type[ModulePass]:
     return CanonicalizeIOOrderPass
 
 
+def _pipeline_report() -> type[ModulePass]:
+    from passes.pipeline_report import PipelineReportPass
+
+    return PipelineReportPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Our passes by name; a factory imports its pass only when called."""
     return {
         "lower-pipeline-loops": _lower_pipeline_loops,
         "canonicalize-io-order": _canonicalize_io_order,
+        "pipeline-report": _pipeline_report,
     }

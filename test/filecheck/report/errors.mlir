@@ -1,0 +1,34 @@
+// Bad cost tables, inputs and pass pipelines are `error:` lines with exit
+// code 1, never a traceback.
+
+// RUN: not pypto-report %s --costs %S/Inputs/unknown-engine.json 2>&1 | filecheck %s --check-prefix=ENGINE
+// RUN: not pypto-report %s --costs %S/Inputs/negative.json 2>&1 | filecheck %s --check-prefix=NEGATIVE
+// RUN: not pypto-report %s --costs %S/Inputs/not-json.json 2>&1 | filecheck %s --check-prefix=JSON
+// RUN: not pypto-report %s --costs %S/Inputs/missing.json 2>&1 | filecheck %s --check-prefix=MISSING
+// RUN: not pypto-report %s --passes no-such-pass 2>&1 | filecheck %s --check-prefix=PASS
+// RUN: not pypto-report %s --passes canonicalize-io-order 2>&1 | filecheck %s --check-prefix=FAILED -DFILE=%s
+// RUN: not pypto-report %S/Inputs/unit-costs.json 2>&1 | filecheck %s --check-prefix=SUFFIX
+// RUN: not pypto-report %S/Inputs/none.mlir 2>&1 | filecheck %s --check-prefix=NONE
+
+func.func @f(%x: !pypto.tensor<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  pypto.pipeline %i = %c0 to %c2 step %c1 stages 2 {
+    %off = arith.muli %i, %c2 : index
+    %t = pypto.tile.load %x[%off] : !pypto.tensor<16xf32> -> !pypto.tile<8xf32, vec>
+    pypto.tile.store %t, %x[%off] : !pypto.tile<8xf32, vec>, !pypto.tensor<16xf32>
+  }
+  func.return
+}
+
+// ENGINE:       {{.*}}unknown-engine.json: error: engines: unknown engine 'MTE4' (known: SCALAR, MTE2, MTE1, VECTOR, CUBE, FIXPIPE, MTE3, AIC_TO_AIV, AIV_TO_AIC)
+// ENGINE-NOT:   Traceback
+// NEGATIVE:     {{.*}}negative.json: error: sync_latency: must be a non-negative number, got -1
+// JSON:         {{.*}}not-json.json:4:1: error: invalid JSON: Expecting value
+// MISSING:      {{.*}}missing.json: error: cannot read the cost table: No such file or directory
+// PASS:         pypto-report: error: --passes: Unrecognized passes: ['no-such-pass'] (`pypto-opt --help` lists the available passes)
+// FAILED:       [[FILE]]:17:3: error: after --passes 'canonicalize-io-order': 'pypto.pipeline' op pypto.pipeline with stages 2 is not lowered yet
+// FAILED-NEXT:  {{^}}  pypto.pipeline %i = %c0 to %c2 step %c1 stages 2 {
+// SUFFIX:       pypto-report: error: cannot read {{.*}}unit-costs.json: unknown file extension '.json' (known: .mlir, .pypto, .py)
+// NONE:         pypto-report: error: cannot read {{.*}}none.mlir: No such file or directory

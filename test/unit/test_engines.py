@@ -1,0 +1,232 @@
+"""The engine model (`passes/analysis/engines.py`): engines, work, costs, the cost table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from xdsl.ir import Operation
+
+from passes.analysis.engines import (
+    CostTableError,
+    Engine,
+    default_costs,
+    default_costs_text,
+    engine_of,
+    load_costs,
+    op_cost,
+    parse_costs,
+    work_of,
+)
+from pypto_dialect.checked import parse_module
+from pypto_dialect.context import pypto_context
+from pypto_dialect.types import MemorySpace
+from pypto_dialect.walks import walk_ops
+
+OPS = """
+func.func @ops(%x: !pypto.tensor<64x64xf32>, %m: !pypto.tile<32x64xbf16, mat>,
+               %l: !pypto.tile<16x64xbf16, left>, %r: !pypto.tile<64x32xbf16, right>,
+               %c: !pypto.tile<16x32xf32, acc>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<64x64xf32> -> !pypto.tile<16x64xf32, vec>
+  pypto.tile.store %t, %x[%c0, %c0] : !pypto.tile<16x64xf32, vec>, !pypto.tensor<64x64xf32>
+  pypto.tile.store %c, %x[%c0, %c0] : !pypto.tile<16x32xf32, acc>, !pypto.tensor<64x64xf32>
+  %e = pypto.tile.extract %m[%c0, %c0] : !pypto.tile<32x64xbf16, mat> -> !pypto.tile<16x64xbf16, left>
+  %v = pypto.tile.move %c : !pypto.tile<16x32xf32, acc> -> !pypto.tile<16x32xf32, vec>
+  %w = pypto.tile.extract %t[%c0, %c0] : !pypto.tile<16x64xf32, vec> -> !pypto.tile<8x64xf32, vec>
+  %p = pypto.tile.matmul %l, %r : !pypto.tile<16x64xbf16, left>, !pypto.tile<64x32xbf16, right> -> !pypto.tile<16x32xf32, acc>
+  %q = pypto.tile.matmul_acc %c, %l, %r : !pypto.tile<16x32xf32, acc>, !pypto.tile<16x64xbf16, left>, !pypto.tile<64x32xbf16, right>
+  %s = pypto.tile.row_sum %t : !pypto.tile<16x64xf32, vec> -> !pypto.tile<16x1xf32, vec>
+  %z = pypto.tile.exp %t : !pypto.tile<16x64xf32, vec>
+  %f = pypto.tile.read %t[%c0, %c0] : !pypto.tile<16x64xf32, vec>
+  pypto.tile.tpush_to_aiv %t : !pypto.tile<16x64xf32, vec>
+  %o = pypto.tile.tpop_from_aiv : !pypto.tile<16x64xf32, vec>
+  %j = arith.addi %i, %c0 : index
+  func.return
+}
+"""
+
+EXPECTED = [
+    # (op, engine, work): bytes, MACs for the cube
+    ("arith.constant", Engine.SCALAR, 0),
+    ("pypto.tile.load", Engine.MTE2, 16 * 64 * 4),
+    ("pypto.tile.store", Engine.MTE3, 16 * 64 * 4),
+    ("pypto.tile.store", Engine.FIXPIPE, 16 * 32 * 4),
+    ("pypto.tile.extract", Engine.MTE1, 16 * 64 * 2),
+    ("pypto.tile.move", Engine.FIXPIPE, 16 * 32 * 4),
+    ("pypto.tile.extract", Engine.VECTOR, 8 * 64 * 4),
+    ("pypto.tile.matmul", Engine.CUBE, 16 * 64 * 32),
+    ("pypto.tile.matmul_acc", Engine.CUBE, 16 * 64 * 32),
+    ("pypto.tile.row_sum", Engine.VECTOR, 16 * 64 * 4),
+    ("pypto.tile.exp", Engine.VECTOR, 16 * 64 * 4),
+    ("pypto.tile.read", Engine.VECTOR, 4),
+    ("pypto.tile.tpush_to_aiv", Engine.AIC_TO_AIV, 16 * 64 * 4),
+    ("pypto.tile.tpop_from_aiv", Engine.AIV_TO_AIC, 16 * 64 * 4),
+    ("arith.addi", Engine.SCALAR, 0),
+    ("func.return", Engine.SCALAR, 0),
+]
+
+
+def body_ops(text: str) -> list[Operation]:
+    module = parse_module(pypto_context(), text)
+    return [op for op in walk_ops(module) if op.parent_op() is not module][1:]
+
+
+def test_engines_and_work():
+    ops = body_ops(OPS)
+    assert [(op.name, engine_of(op), work_of(op)) for op in ops] == EXPECTED
+
+
+def test_cost_is_latency_plus_work_over_bandwidth():
+    model = default_costs()
+    load = body_ops(OPS)[1]
+    mte2 = model.engines[Engine.MTE2]
+    cost = op_cost(load, model)
+    assert cost.duration == mte2.latency + 16 * 64 * 4 / mte2.bandwidth
+    assert cost.busy == {Engine.MTE2: cost.duration}
+
+
+def test_ops_with_regions_cost_their_nested_ops_in_sequence():
+    text = """
+func.func @nest(%x: !pypto.tensor<64xf32>, %b: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %t = pypto.tile.load %x[%c0] : !pypto.tensor<64xf32> -> !pypto.tile<64xf32, vec>
+    pypto.tile.store %t, %x[%c0] : !pypto.tile<64xf32, vec>, !pypto.tensor<64xf32>
+  }
+  scf.if %b {
+    %t = pypto.tile.load %x[%c0] : !pypto.tensor<64xf32> -> !pypto.tile<64xf32, vec>
+  } else {
+  }
+  func.return
+}
+"""
+    model = default_costs()
+    module = parse_module(pypto_context(), text)
+    loop, branch = (op for op in walk_ops(module) if op.name in ("scf.for", "scf.if"))
+    load = model.engines[Engine.MTE2].cost(256)
+    store = model.engines[Engine.MTE3].cost(256)
+    assert op_cost(loop, model).duration == 4 * (load + store)
+    assert op_cost(loop, model).busy == {Engine.MTE2: 4 * load, Engine.MTE3: 4 * store}
+    assert op_cost(branch, model).busy == {Engine.MTE2: load}
+
+
+def test_default_table_is_complete_and_documented():
+    model = default_costs()
+    assert set(model.engines) == set(Engine)
+    assert set(model.capacities) == set(MemorySpace)
+    assert model.capacities[MemorySpace.VEC] == 192 * 1024
+    assert model.source == "default"
+    assert "illustrative" in model.description.lower()
+    assert json.loads(default_costs_text())["queue_depth"] == model.queue_depth
+
+
+def default_table() -> dict[str, Any]:
+    return json.loads(default_costs_text())
+
+
+def edited(path: tuple[str, ...], value: object) -> str:
+    table = default_table()
+    *parents, last = path
+    entry = table
+    for key in parents:
+        entry = entry[key]
+    if value is None:
+        del entry[last]
+    else:
+        entry[last] = value
+    return json.dumps(table)
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (
+            ("engines", "MTE4"),
+            {"latency": 1, "bandwidth": 1},
+            "engines: unknown engine 'MTE4' (known: SCALAR, MTE2, MTE1, VECTOR, CUBE, FIXPIPE, MTE3, AIC_TO_AIV, AIV_TO_AIC)",
+        ),
+        (("engines", "CUBE"), None, "engines: missing engine 'CUBE'"),
+        (
+            ("engines", "MTE2", "bandwidth"),
+            None,
+            "engines.MTE2: missing field 'bandwidth'",
+        ),
+        (
+            ("engines", "MTE2", "speed"),
+            3,
+            "engines.MTE2: unknown field 'speed' (known: latency, bandwidth)",
+        ),
+        (
+            ("engines", "MTE2", "latency"),
+            -3,
+            "engines.MTE2.latency: must be a non-negative number, got -3",
+        ),
+        (
+            ("engines", "MTE2", "bandwidth"),
+            0,
+            "engines.MTE2.bandwidth: must be positive, got 0",
+        ),
+        (
+            ("engines", "VECTOR", "latency"),
+            "8",
+            'engines.VECTOR.latency: must be a non-negative number, got "8"',
+        ),
+        (
+            ("engines", "VECTOR", "latency"),
+            True,
+            "engines.VECTOR.latency: must be a non-negative number, got true",
+        ),
+        (("engines", "VECTOR"), [8, 256], "engines.VECTOR: must be a JSON object"),
+        (
+            ("capacities", "vec"),
+            1.5,
+            "capacities.vec: must be a non-negative integer, got 1.5",
+        ),
+        (("capacities", "bias"), None, "capacities: missing field 'bias'"),
+        (
+            ("capacities", "l1"),
+            1,
+            "capacities: unknown field 'l1' (known: vec, mat, left, right, acc, bias)",
+        ),
+        (("queue_depth",), -1, "queue_depth: must be a non-negative integer, got -1"),
+        (("sync_latency",), None, "the cost table: missing field 'sync_latency'"),
+        (("description",), 3, "description: must be a string"),
+    ],
+)
+def test_bad_tables_name_the_field(path: tuple[str, ...], value: object, message: str):
+    with pytest.raises(CostTableError) as error:
+        parse_costs(edited(path, value), "costs.json")
+    assert error.value.located("costs.json") == f"costs.json: error: {message}"
+
+
+def test_invalid_json_is_located():
+    with pytest.raises(CostTableError) as error:
+        parse_costs('{\n  "queue_depth": 2,\n  oops\n}', "costs.json")
+    assert error.value.located("costs.json") == (
+        "costs.json:3:3: error: invalid JSON: Expecting property name enclosed in double quotes"
+    )
+
+
+def test_tables_must_be_objects():
+    with pytest.raises(CostTableError, match="the cost table: must be a JSON object"):
+        parse_costs("[]", "costs.json")
+
+
+def test_load_costs(tmp_path: Path):
+    path = tmp_path / "costs.json"
+    path.write_text(edited(("queue_depth",), 5))
+    model = load_costs(str(path))
+    assert model.queue_depth == 5
+    assert model.source == str(path)
+    with pytest.raises(
+        CostTableError, match="cannot read the cost table: No such file"
+    ):
+        load_costs(str(tmp_path / "missing.json"))
+    path.write_bytes(b"\xff")
+    with pytest.raises(CostTableError, match="not UTF-8 text"):
+        load_costs(str(path))

@@ -1,0 +1,225 @@
+"""
+The timeline simulation (`passes/analysis/timeline.py`) on hand-computed cases.
+
+The kernel: one load, one add and one store per iteration, 8 iterations of
+a 128 x f32 tile (512 bytes), with `UNIT_COSTS`: scalar ops are free, a load
+takes L = 512 / 128 = 4 cycles (MTE2), the add V = 512 / 256 = 2 (VECTOR),
+the store S = 1 + 512 / 256 = 3 (MTE3). The address (`arith.muli`) is free.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+from ir_integrity import check_integrity
+from xdsl.dialects.builtin import ModuleOp
+
+from passes.analysis.engines import CostModel, Engine, parse_costs
+from passes.analysis.timeline import Timeline
+from passes.pipeline_report import LoopReport, pass_pipeline, run_report
+from pypto_dialect.checked import parse_module
+from pypto_dialect.context import pypto_context
+from pypto_dialect.types import MemorySpace
+
+CTX = pypto_context()
+EXAMPLES = Path(__file__).parents[2] / "examples"
+BOTH = "lower-pipeline-loops,canonicalize-io-order"
+LOWER = "lower-pipeline-loops"
+
+
+def unit_costs(queue_depth: int = 8, sync_latency: float = 0) -> CostModel:
+    engines = {engine: {"latency": 0, "bandwidth": 1} for engine in Engine}
+    engines |= {
+        Engine.MTE2: {"latency": 0, "bandwidth": 128},
+        Engine.VECTOR: {"latency": 0, "bandwidth": 256},
+        Engine.MTE3: {"latency": 1, "bandwidth": 256},
+    }
+    table = {
+        "queue_depth": queue_depth,
+        "sync_latency": sync_latency,
+        "engines": {str(engine): cost for engine, cost in engines.items()},
+        "capacities": dict.fromkeys(map(str, MemorySpace), 1 << 20),
+    }
+    return parse_costs(json.dumps(table), "unit")
+
+
+def add_one(stages: int) -> str:
+    return f"""
+func.func @add_one(%x: !pypto.tensor<1024xf32>, %out: !pypto.tensor<1024xf32>) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c128 = arith.constant 128 : index
+  %one = arith.constant 1.0 : f32
+  pypto.pipeline %i = %c0 to %c8 step %c1 stages {stages} {{
+    %off = arith.muli %i, %c128 : index
+    %t = pypto.tile.load %x[%off] : !pypto.tensor<1024xf32> -> !pypto.tile<128xf32, vec>
+    %y = pypto.tile.adds %t, %one : !pypto.tile<128xf32, vec>, f32
+    pypto.tile.store %y, %out[%off] : !pypto.tile<128xf32, vec>, !pypto.tensor<1024xf32>
+  }}
+  func.return
+}}
+"""
+
+
+def report(text: str, passes: str | None, model: CostModel) -> LoopReport:
+    module = parse_module(CTX, text)
+    pipeline = None if passes is None else pass_pipeline(passes)
+    (loop,) = run_report(CTX, module, model, pipeline)
+    return loop
+
+
+def starts(timeline: Timeline, iteration: int) -> list[float]:
+    """The start times of the tile ops of one iteration, in program order."""
+    return [
+        interval.start
+        for interval in timeline.intervals(iteration + 1)
+        if interval.iteration == iteration
+        and timeline.steps[interval.step].op.name.startswith("pypto.tile")
+    ]
+
+
+def test_single_buffer_runs_load_then_add():
+    # One buffer for %t: the next load overwrites it, so it waits for the add
+    # that reads it. Iteration n: load [6n, 6n+4], add [6n+4, 6n+6], store
+    # [6n+6, 6n+9] (the next add starts at 6n+10, after the store read %y).
+    # Time per iteration L + V = 6; the busiest engine is MTE2 (L = 4).
+    loop = report(add_one(4), None, unit_costs())
+    timeline = loop.before.timeline
+    assert starts(timeline, 0) == [0, 4, 6]
+    assert starts(timeline, 1) == [6, 10, 12]
+    assert timeline.converged
+    assert timeline.time_per_iteration == 6
+    assert timeline.busy == {
+        Engine.SCALAR: 0,
+        Engine.MTE2: 4,
+        Engine.VECTOR: 2,
+        Engine.MTE3: 3,
+    }
+    assert timeline.bound == 4
+    assert timeline.bottleneck is Engine.MTE2
+    assert timeline.efficiency == pytest.approx(4 / 6)
+    # %t [6n, 6n+6] and %y [6n+4, 6n+9] overlap, %y and the next %t too:
+    # two tiles of 512 bytes at most.
+    assert timeline.peak_bytes == {MemorySpace.VEC: 1024}
+
+
+@pytest.mark.parametrize(
+    ("stages", "time", "peak"),
+    [
+        # F = 1: nothing to lower or reorder; the same as the single buffer.
+        (1, 6, 1024),
+        # F = 2: body (scalars) load0 load1 add0 store0 add1 store1. Iteration
+        # 0: loads [0,4] [4,8], add0 [4,6], store0 [6,9], add1 [8,10], store1
+        # [10,13]. Iteration 1: load0 waits for MTE2 (8) and for add0 of
+        # iteration 0 (6): [8,12]; load1 [12,16]; add0 [12,14]; store0
+        # [14,17]; add1 [16,18]; store1 [18,21]: everything 8 later, so 8 per
+        # lowered iteration, 4 per original one: the MTE2 bound. Each of the
+        # two stages (pools) holds its %t and %y at once: 2 x 1024 bytes.
+        (2, 4, 2048),
+        # F = 4: loads [0,4] .. [12,16], add_k [4k+4, 4k+6], store_k
+        # [4k+6, 4k+9]; iteration 1 is 16 later (load0 at 16, after load3 of
+        # iteration 0): 16 / 4 = 4 per original iteration; 4 pools of 1024.
+        (4, 4, 4096),
+    ],
+)
+def test_lowered_and_reordered(stages: int, time: float, peak: int):
+    loop = report(add_one(stages), BOTH, unit_costs())
+    assert loop.after is not None
+    assert loop.after.copies == stages
+    assert loop.after.timeline.converged
+    assert loop.after.time == time
+    assert loop.after.bound == 4
+    assert loop.after.timeline.peak_bytes == {MemorySpace.VEC: peak}
+    assert loop.before.time == 6
+    assert loop.speedup == pytest.approx(6 / time)
+
+
+def test_two_stages_schedule():
+    # The start times derived in `test_lowered_and_reordered` for F = 2.
+    after = report(add_one(2), BOTH, unit_costs()).after
+    assert after is not None
+    assert starts(after.timeline, 0) == [0, 4, 4, 6, 8, 10]
+    assert starts(after.timeline, 1) == [8, 12, 12, 14, 16, 18]
+    assert after.timeline.time_per_iteration == 8
+
+
+def test_in_order_dispatch_needs_the_reordering():
+    # Queue depth 0: an op is dispatched when it starts, in program order.
+    # Lowered only (load0 add0 store0 load1 add1 store1): load1 is dispatched
+    # after store0 started (6): load0 [0,4], add0 [4,6], store0 [6,9], load1
+    # [6,10], add1 [10,12], store1 [12,15]; iteration 1 starts at 12 (12 per
+    # lowered iteration, 6 per original: no better than one buffer).
+    # Reordered (load0 load1 add0 store0 add1 store1): load0 [0,4], load1
+    # [4,8], add0 [4,6], store0 [6,9], add1 [8,10], store1 [10,13]; the next
+    # iteration's scalars wait for store1's dispatch at 10, load0 [10,14]:
+    # 10 per lowered iteration, 5 per original one.
+    model = unit_costs(queue_depth=0)
+    lowered = report(add_one(2), LOWER, model)
+    reordered = report(add_one(2), BOTH, model)
+    assert lowered.before.time == 6
+    assert lowered.after is not None and lowered.after.time == 6
+    assert reordered.after is not None and reordered.after.time == 5
+    assert starts(reordered.after.timeline, 1) == [10, 14, 14, 16, 18, 20]
+
+
+def test_sync_latency_delays_cross_engine_dependences():
+    # Sync 1 on every edge between two engines: load [0,4], add [5,7], store
+    # [8,11]; the next load waits for the add (7 + 1): [8,12]; add [13,15]:
+    # 8 per iteration (L + V + 2 syncs).
+    timeline = report(add_one(1), None, unit_costs(sync_latency=1)).before.timeline
+    assert starts(timeline, 0) == [0, 5, 8]
+    assert starts(timeline, 1) == [8, 13, 16]
+    assert timeline.time_per_iteration == 8
+
+
+def test_loads_first_overfills_a_shallow_queue():
+    # A finding about `canonicalize-io-order` (docs/report.md): with queue
+    # depth 2 and 8 stages, all 8 loads come first, the dispatcher stalls
+    # until load 5 starts before it can dispatch add0, and the engines stop
+    # overlapping; the copies as lowered interleave and stay at the bound.
+    model = unit_costs(queue_depth=2)
+    lowered = report(add_one(8), LOWER, model).after
+    reordered = report(add_one(8), BOTH, model).after
+    assert lowered is not None and reordered is not None
+    assert lowered.time == lowered.bound == 4
+    assert reordered.time > lowered.time
+
+
+def test_accumulator_is_updated_in_place():
+    # matmul_acc writes into its accumulator: one acc tile, before and after
+    # (the accumulator is not double-buffered); the other tiles double.
+    text = (EXAMPLES / "matmul_k_loop.mlir").read_text()
+    loop = report(text, BOTH, unit_costs())
+    assert loop.after is not None
+    before, after = loop.before.timeline.peak_bytes, loop.after.timeline.peak_bytes
+    assert before[MemorySpace.ACC] == after[MemorySpace.ACC] == 16 * 256 * 4
+    assert before[MemorySpace.RIGHT] == 64 * 256 * 2
+    assert after[MemorySpace.RIGHT] == 2 * 64 * 256 * 2
+
+
+def test_over_capacity_is_reported():
+    model = dataclasses.replace(
+        unit_costs(), capacities=dict.fromkeys(MemorySpace, 2048)
+    )
+    loop = report(add_one(4), BOTH, model)
+    assert loop.after is not None
+    assert loop.after.timeline.over_capacity == {MemorySpace.VEC: 4096}
+    assert loop.warnings() == [
+        "after the passes, vec needs 4096 bytes, more than its capacity of 2048"
+    ]
+
+
+def test_simulation_leaves_the_module_unchanged():
+    module = parse_module(CTX, add_one(2))
+    before = str(module)
+    run_report(CTX, module, unit_costs(), pass_pipeline(BOTH))
+    assert str(module) == before
+    check_integrity(module)
+
+
+def test_empty_module_has_no_loops():
+    assert run_report(CTX, ModuleOp([]), unit_costs()) == []
