@@ -7,8 +7,10 @@ stderr as `file:line:col: error: message` followed by the offending source
 line, and input that is not text, an unknown file extension or a bad pass
 pipeline is one `error:` line; the exit code is 1, without a Python traceback.
 Parsing and verification go through `pypto_dialect.checked`, which reports
-xDSL's crashes on malformed input as diagnostics; any other exception is an
-internal error (exit code 70, see `report_internal_error`).
+xDSL's crashes on malformed input as diagnostics; PyPTO input (`-f pypto`,
+or a `.py` file) goes through `parse_pypto`, located at its Python lines.
+Any other exception is an internal error (exit code 70, see
+`report_internal_error`).
 """
 
 from __future__ import annotations
@@ -26,10 +28,13 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.transforms.mlir_opt import MLIROptPass
+from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from pypto_dialect.checked import CheckedParser, OpSpans, verify_module
+from pypto_dialect.dsl import parse_pypto
+from pypto_dialect.dsl.plugin import FRONTEND_NAMES
 from pypto_dialect.tools.diagnostics import (
     UnreadableInput,
     add_traceback_flag,
@@ -105,7 +110,16 @@ class PyPTOOptMain(xDSLOptMain):
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:
-        if self.args.frontend or file_extension != "mlir":
+        frontend = parse_spec(self.args.frontend).name if self.args.frontend else None
+        if (frontend or file_extension) in FRONTEND_NAMES:
+            return parse_pypto(
+                self.ctx,
+                decode_source(chunk.read(), start_offset),
+                self.get_input_name(),
+                op_spans=self.op_spans,
+                line_offset=start_offset,
+            )
+        if frontend or file_extension != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
         parser = CheckedParser(
             self.ctx,

@@ -1,10 +1,11 @@
 """
 `pypto-run`: run a pypto kernel with the numpy interpreter.
 
-    pypto-run kernel.mlir [--entry NAME] [--seed N] [--inputs in.npz]
+    pypto-run kernel.mlir|kernel.py [--entry NAME] [--seed N] [--inputs in.npz]
               [--index NAME=VALUE ...] [--save out.npz] [--passes PIPELINE]
 
-The kernel runs on seeded random inputs (see `random_inputs`), or on the
+A `.py` (or `.pypto`) file is a PyPTO program (`parse_pypto`); anything
+else is MLIR. The kernel runs on seeded random inputs (see `random_inputs`), or on the
 arrays of an `.npz` file (by parameter name; parameters it does not name stay
 random), and the tool prints one line per tensor parameter and per result.
 `--passes` runs the kernel again after the pass pipeline, on the same inputs,
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import sys
 import zipfile
 from collections.abc import Callable, Generator, Mapping, Sequence
@@ -37,6 +39,8 @@ from xdsl.utils.exceptions import (
 
 from pypto_dialect.checked import OpSpans, parse_module, verify_module
 from pypto_dialect.context import pypto_context
+from pypto_dialect.dsl import parse_pypto
+from pypto_dialect.dsl.plugin import FRONTEND_NAMES
 from pypto_dialect.interpreter import (
     DEFAULT_MAX_ITERATIONS,
     Array,
@@ -95,7 +99,10 @@ def _argument_parser() -> argparse.ArgumentParser:
         prog="pypto-run",
         description="Run a pypto kernel with the numpy interpreter.",
     )
-    parser.add_argument("kernel", help="the .mlir file ('-' for stdin)")
+    parser.add_argument(
+        "kernel",
+        help="the .mlir file, or a PyPTO .py file ('-' for MLIR on stdin)",
+    )
     parser.add_argument(
         "--entry",
         help="the function to run (default: the only function of the file)",
@@ -238,8 +245,10 @@ def _reported(
 
 def _parse(ctx: Context, path: str, source_name: str, op_spans: OpSpans) -> ModuleOp:
     text = _read(path, source_name)
+    extension = os.path.splitext(path)[1].removeprefix(".")
+    read = parse_pypto if extension in FRONTEND_NAMES else parse_module
     try:
-        return parse_module(ctx, text, source_name, op_spans=op_spans)
+        return read(ctx, text, source_name, op_spans=op_spans)
     except ParseError as error:
         raise _Failure(located_error(error.span, error.msg)) from None
 

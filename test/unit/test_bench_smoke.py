@@ -71,7 +71,14 @@ def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
         for phases in report["exponents"].values()
         for exponent in phases.values()
     )
-    assert {check["target"][:3] for check in report["targets"]} == {"(a)", "(b)"}
+    # Without --baseline there is no ratio (g); (c) needs two sizes.
+    assert {check["target"][:3] for check in report["targets"]} == {
+        "(a)",
+        "(b)",
+        "(d)",
+        "(e)",
+    }
+    assert all(case["canonicalize_over_lower"] > 0 for case in cases)
 
     markdown = (tmp_path / "results.md").read_text()
     header, *rows = _table(markdown, "| family | param | ops in |")

@@ -9,10 +9,10 @@
 // RUN: pypto-run %t.txt 2>&1 | filecheck %s --check-prefix=KERNEL
 
 // TXT-NOT:     Traceback
-// TXT:         {{^}}pypto-opt: error: cannot read [[FILE]]: unknown file extension '.txt' (known: .mlir){{$}}
+// TXT:         {{^}}pypto-opt: error: cannot read [[FILE]]: unknown file extension '.txt' (known: .pypto, .py, .mlir){{$}}
 // TXT-NOT:     {{.}}
 
-// NONE:        {{^}}pypto-opt: error: cannot read [[FILE]]: no file extension (known: .mlir){{$}}
+// NONE:        {{^}}pypto-opt: error: cannot read [[FILE]]: no file extension (known: .pypto, .py, .mlir){{$}}
 // NONE-NOT:    {{.}}
 
 // KERNEL:      {{^}}@f: seed 0{{$}}

@@ -1,0 +1,270 @@
+"""
+`pl.tile.*(...)` calls to tile ops: one reader per argument pattern
+(`CallKind`), picked from the call table of `tables.py`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
+from xdsl.dialects.builtin import IntegerType, f32, i32
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from pypto_dialect import tile
+from pypto_dialect.dsl.annotations import Annotation, OpenTile, annotation_text
+from pypto_dialect.dsl.arguments import CallArguments, apply_membership
+from pypto_dialect.dsl.tables import CallKind, TileCall
+from pypto_dialect.types import MemorySpace, TileType
+
+if TYPE_CHECKING:
+    from pypto_dialect.dsl.expressions import ExpressionBuilder
+
+
+def build_tile_call(
+    b: ExpressionBuilder, call: TileCall, node: ast.Call, annotation: Annotation | None
+) -> SSAValue | None:
+    """
+    Build the op of `pl.tile.<call>(...)`; its value: the op's result, the
+    tensor a store writes (PyPTO's SSA tensor), or None (a push).
+    `annotation` is the assignment's, which gives what the arguments do not
+    (a pop's type, a fill's memory space, a matmul's element type).
+    """
+    arguments = b.arguments(node)
+    membership = arguments.membership()
+    op = _READERS[call.kind](_Call(b, arguments, call, annotation))
+    arguments.finish()
+    b.emit(op, node)
+    apply_membership(op, membership)
+    if isinstance(op, tile.StoreOp):
+        return op.dst
+    return op.results[0] if op.results else None
+
+
+class _Call:
+    """One call being read: its arguments and the helpers of the readers."""
+
+    def __init__(
+        self,
+        b: ExpressionBuilder,
+        arguments: CallArguments,
+        call: TileCall,
+        annotation: Annotation | None,
+    ):
+        self.b = b
+        self.arguments = arguments
+        self.call = call
+        self.annotation = annotation
+
+    def positional(self, least: int, most: int | None = None) -> list[ast.expr]:
+        self.arguments.expect(least, least if most is None else most)
+        return self.arguments.positional
+
+    def tile(self, node: ast.expr) -> tuple[SSAValue, TileType]:
+        value = self.b.tile(node)
+        return value, cast(TileType, value.type)
+
+    def space(self, default: MemorySpace) -> MemorySpace:
+        """`target_memory=pl.Mem.X`, else `default`."""
+        node = self.arguments.keyword("target_memory")
+        return default if node is None else self.b.reader.memory_space(node)
+
+    def split(self) -> None:
+        """`split=0`, the only split the IR models (absent means 0)."""
+        node = self.arguments.keyword("split")
+        if node is not None and not (
+            isinstance(node, ast.Constant)
+            and type(node.value) is int
+            and node.value == 0
+        ):
+            self.b.fail(node, "only split=0 is supported")
+
+    def annotated_tile(self) -> TileType | OpenTile | None:
+        """The assignment's annotation, when it is a tile."""
+        if isinstance(self.annotation, TileType | OpenTile):
+            return self.annotation
+        return None
+
+    def op(self) -> Callable[..., Operation]:
+        return self.call.op
+
+
+def _load(c: _Call) -> Operation:
+    args = c.positional(3, 4)
+    src = c.b.tensor(args[0])
+    offsets = c.b.indices(args[1], "offsets")
+    shape = c.b.reader.shape(args[2], "shape")
+    if len(args) == 4 and c.b.reader.shape(args[3], "valid shape") != shape:
+        c.b.fail(
+            args[3],
+            "the valid shape must equal the shape (partial tiles are not supported)",
+        )
+    element_type = cast(TileType, src.type).element_type
+    return tile.LoadOp(
+        src, offsets, TileType(shape, element_type, c.space(MemorySpace.VEC))
+    )
+
+
+def _store(c: _Call) -> Operation:
+    args = c.positional(3, 4)
+    value, typ = c.tile(args[0])
+    offsets = c.b.indices(args[1], "offsets")
+    dst = c.b.tensor(args[2])
+    if len(args) == 4 and c.b.reader.shape(args[3], "shape") != typ.get_shape():
+        c.b.fail(args[3], "the shape must equal the shape of the stored tile")
+    return tile.StoreOp(value, dst, offsets)
+
+
+def _read(c: _Call) -> Operation:
+    args = c.positional(2)
+    value, _ = c.tile(args[0])
+    return tile.ReadOp(value, c.b.indices(args[1], "indices"))
+
+
+def _write(c: _Call) -> Operation:
+    args = c.positional(3)
+    value, typ = c.tile(args[0])
+    indices = c.b.indices(args[1], "indices")
+    return tile.WriteOp(c.b.scalar(args[2], typ.element_type), value, indices)
+
+
+def _extract(c: _Call) -> Operation:
+    args = c.positional(4)
+    value, typ = c.tile(args[0])
+    offsets = [c.b.index(args[1]), c.b.index(args[2])]
+    shape = c.b.reader.shape(args[3], "shape")
+    result = TileType(shape, typ.element_type, c.space(typ.memory_space))
+    return tile.ExtractOp(value, offsets, result)
+
+
+def _move(c: _Call) -> Operation:
+    (arg,) = c.positional(1)
+    value, typ = c.tile(arg)
+    result = TileType(typ.get_shape(), typ.element_type, c.space(typ.memory_space))
+    return tile.MoveOp(value, result)
+
+
+def _matmul(c: _Call) -> Operation:
+    lhs_node, rhs_node = c.positional(2)
+    lhs, lhs_type = c.tile(lhs_node)
+    rhs, rhs_type = c.tile(rhs_node)
+    annotated = c.annotated_tile()
+    default = i32 if isinstance(lhs_type.element_type, IntegerType) else f32
+    element_type = default if annotated is None else annotated.element_type
+    shape = (lhs_type.get_shape()[0], rhs_type.get_shape()[-1])
+    return tile.MatmulOp(lhs, rhs, TileType(shape, element_type, MemorySpace.ACC))
+
+
+def _matmul_acc(c: _Call) -> Operation:
+    acc, lhs, rhs = (c.b.tile(arg) for arg in c.positional(3))
+    return tile.MatmulAccOp(acc, lhs, rhs)
+
+
+def _binary(c: _Call) -> Operation:
+    lhs_node, rhs_node = c.positional(2)
+    lhs, typ = c.tile(lhs_node)
+    rhs = c.b.operand(rhs_node)
+    if isinstance(rhs, SSAValue) and isinstance(rhs.type, TileType):
+        return c.op()(lhs, rhs)
+    scalar = c.b.materialize(rhs, typ.element_type)
+    _check_scalar(c, rhs_node, scalar, typ.element_type)
+    assert c.call.scalar_op is not None
+    return c.call.scalar_op(lhs, scalar)  # pyright: ignore[reportCallIssue]
+
+
+def _check_scalar(c: _Call, node: ast.expr, value: SSAValue, typ: Attribute) -> None:
+    if value.type != typ:
+        c.b.fail(
+            node,
+            f"expected a tile or {annotation_text(typ)}, got {annotation_text(value.type)}",
+        )
+
+
+def _scalar(c: _Call) -> Operation:
+    lhs_node, rhs_node = c.positional(2)
+    lhs, typ = c.tile(lhs_node)
+    return c.op()(lhs, c.b.scalar(rhs_node, typ.element_type))
+
+
+def _unary(c: _Call) -> Operation:
+    (arg,) = c.positional(1)
+    return c.op()(c.b.tile(arg))
+
+
+def _cast(c: _Call) -> Operation:
+    (arg,) = c.positional(1)
+    value, typ = c.tile(arg)
+    element_type = c.b.reader.dtype(c.arguments.required_keyword("target_type"))
+    return tile.CastOp(value, TileType(typ.get_shape(), element_type, typ.memory_space))
+
+
+def _row_reduce(c: _Call) -> Operation:
+    args = c.positional(1, 2)
+    value, typ = c.tile(args[0])
+    if len(args) == 2:
+        c.b.tile(args[1])  # the scratch tile PyPTO needs, which the IR does not
+    rows = typ.get_shape()[0]
+    return c.op()(value, TileType((rows, 1), typ.element_type, typ.memory_space))
+
+
+def _row_expand(c: _Call) -> Operation:
+    source, row_vector = (c.b.tile(arg) for arg in c.positional(2))
+    return c.op()(source, row_vector)
+
+
+def _full(c: _Call) -> Operation:
+    (shape_node,) = c.positional(1)
+    shape = c.b.reader.shape(shape_node, "shape")
+    element_type = c.b.reader.dtype(c.arguments.required_keyword("dtype"))
+    value = c.b.scalar(c.arguments.required_keyword("value"), element_type)
+    annotated = c.annotated_tile()
+    space = (
+        annotated.memory_space if isinstance(annotated, TileType) else MemorySpace.VEC
+    )
+    return tile.FullOp(value, TileType(shape, element_type, space))
+
+
+def _push(c: _Call) -> Operation:
+    (arg,) = c.positional(1)
+    c.split()
+    return c.op()(c.b.tile(arg))
+
+
+def _pop(c: _Call) -> Operation:
+    c.positional(0)
+    c.split()
+    annotated = c.annotated_tile()
+    if annotated is None:
+        c.b.fail(
+            c.arguments.node,
+            f"{c.arguments.name}(...) needs a tile annotation for its type "
+            f"(x: {c.b.alias}.Tile[[...], dtype, {c.b.alias}.Mem.X] = ...)",
+        )
+    result = (
+        annotated.with_space(MemorySpace.VEC)
+        if isinstance(annotated, OpenTile)
+        else annotated
+    )
+    return c.op()(result)
+
+
+_READERS: dict[CallKind, Callable[[_Call], Operation]] = {
+    CallKind.LOAD: _load,
+    CallKind.STORE: _store,
+    CallKind.READ: _read,
+    CallKind.WRITE: _write,
+    CallKind.EXTRACT: _extract,
+    CallKind.MOVE: _move,
+    CallKind.MATMUL: _matmul,
+    CallKind.MATMUL_ACC: _matmul_acc,
+    CallKind.BINARY: _binary,
+    CallKind.SCALAR: _scalar,
+    CallKind.UNARY: _unary,
+    CallKind.CAST: _cast,
+    CallKind.ROW_REDUCE: _row_reduce,
+    CallKind.ROW_EXPAND: _row_expand,
+    CallKind.FULL: _full,
+    CallKind.PUSH: _push,
+    CallKind.POP: _pop,
+}

@@ -1,0 +1,464 @@
+"""
+PyPTO expressions to IR: literals, names, scalar arithmetic and comparisons
+(`arith`), and the dispatch of `pl.*` calls. `ExpressionBuilder` holds what
+every statement needs: the current block, the names in scope, and where each
+op came from.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn, TypeVar, cast
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    i1,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from pypto_dialect.dsl.annotations import (
+    Annotation,
+    AnnotationReader,
+    annotation_text,
+    dotted,
+    pl_path,
+)
+from pypto_dialect.dsl.arguments import CallArguments, apply_membership
+from pypto_dialect.dsl.calls import build_tile_call
+from pypto_dialect.dsl.source import SourceFile
+from pypto_dialect.dsl.tables import (
+    FLOAT_OPERATORS,
+    FLOAT_PREDICATES,
+    INTEGER_OPERATORS,
+    INTEGER_PREDICATES,
+    MIN_MAX,
+    OPERATOR_TEXT,
+    TILE_CALLS,
+    LiteralValue,
+    default_literal_type,
+    is_float_type,
+    is_integer_type,
+)
+from pypto_dialect.types import TensorType, TileType
+
+OpT = TypeVar("OpT", bound=Operation)
+
+_CONSTRUCTS: dict[type[ast.AST], str] = {
+    ast.While: "while",
+    ast.With: "with",
+    ast.AsyncWith: "async with",
+    ast.AsyncFor: "async for",
+    ast.Try: "try",
+    ast.Raise: "raise",
+    ast.Assert: "assert",
+    ast.Delete: "del",
+    ast.Global: "global",
+    ast.Nonlocal: "nonlocal",
+    ast.Import: "import",
+    ast.ImportFrom: "import",
+    ast.FunctionDef: "def",
+    ast.AsyncFunctionDef: "async def",
+    ast.ClassDef: "class",
+    ast.Break: "break",
+    ast.Continue: "continue",
+    ast.Match: "match",
+    ast.Lambda: "lambda",
+    ast.IfExp: "conditional expression",
+    ast.BoolOp: "and/or",
+    ast.ListComp: "list comprehension",
+    ast.SetComp: "set comprehension",
+    ast.DictComp: "dict comprehension",
+    ast.GeneratorExp: "generator expression",
+    ast.Await: "await",
+    ast.Yield: "yield",
+    ast.YieldFrom: "yield from",
+    ast.JoinedStr: "f-string",
+    ast.NamedExpr: ":=",
+    ast.Starred: "*",
+    ast.Slice: "slice",
+    ast.Subscript: "subscript",
+    ast.Dict: "dict",
+    ast.Set: "set",
+    ast.List: "list",
+    ast.Tuple: "tuple",
+    ast.Constant: "constant",
+    ast.Invert: "~",
+    ast.Not: "not",
+    ast.Pow: "**",
+    ast.MatMult: "@",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
+}
+
+
+def construct_name(node: ast.AST) -> str:
+    """How `unsupported PyPTO construct '...'` names `node`."""
+    if isinstance(node, ast.Call):
+        return dotted(node.func)
+    if isinstance(node, ast.Attribute):
+        return dotted(node)
+    if isinstance(node, ast.BinOp | ast.UnaryOp):
+        return f"operator {OPERATOR_TEXT.get(type(node.op)) or construct_name(node.op)}"
+    return _CONSTRUCTS.get(type(node), type(node).__name__)
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A number of the source whose type its use decides."""
+
+    value: LiteralValue
+    node: ast.expr
+
+
+Operand = SSAValue | Literal
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A name that cannot be used where it is: the reason says why."""
+
+    reason: str
+
+
+Binding = SSAValue | Hidden
+
+
+@dataclass
+class Scope:
+    """
+    The names of one block: a function body, a loop body (`loop`) or an if
+    branch. `read_outer` are the names of enclosing scopes read here before
+    being rebound here: rebinding one of those in a loop body would carry a
+    value to the next iteration, which needs `init_values`.
+    """
+
+    parent: Scope | None = None
+    loop: bool = False
+    bindings: dict[str, Binding] = field(default_factory=dict[str, Binding])
+    read_outer: set[str] = field(default_factory=set[str])
+
+    def lookup(self, name: str) -> Binding | None:
+        scope: Scope | None = self
+        passed: list[Scope] = []
+        while scope is not None:
+            if name in scope.bindings:
+                for inner in passed:
+                    inner.read_outer.add(name)
+                return scope.bindings[name]
+            passed.append(scope)
+            scope = scope.parent
+        return None
+
+    def peek(self, name: str) -> Binding | None:
+        """What `name` denotes here, without counting it as read."""
+        scope: Scope | None = self
+        while scope is not None and name not in scope.bindings:
+            scope = scope.parent
+        return None if scope is None else scope.bindings[name]
+
+    def carries(self, name: str, value: SSAValue) -> bool:
+        """Whether binding `value` to `name` here changes a value a loop body read."""
+        scope: Scope | None = self
+        while scope is not None and name not in scope.bindings:
+            if scope.loop and name in scope.read_outer:
+                return self.peek(name) is not value
+            scope = scope.parent
+        return False
+
+
+class ExpressionBuilder:
+    """Builds the ops of expressions into `block`, with `scope` for the names."""
+
+    def __init__(self, source: SourceFile, alias: str):
+        self.source = source
+        self.reader = AnnotationReader(source, alias)
+        self.alias = alias
+        self.scope = Scope()
+        self.block = Block()
+        self.nodes: dict[Operation, ast.AST] = {}
+        """Where each op was built from: its location and verifier errors."""
+
+    def fail(self, node: ast.AST, message: str) -> NoReturn:
+        self.source.fail(node, message)
+
+    def emit(self, op: OpT, node: ast.AST) -> OpT:
+        """Append `op` to the current block, located at `node`."""
+        op.location = self.source.location(node)
+        self.block.add_op(op)
+        self.nodes[op] = node
+        return op
+
+    def arguments(self, node: ast.Call) -> CallArguments:
+        return CallArguments.of(self.source, node, dotted(node.func))
+
+    def type_name(self, typ: Attribute) -> str:
+        return annotation_text(typ)
+
+    # -- values -------------------------------------------------------------- #
+
+    def operand(self, node: ast.expr) -> Operand:
+        """`node` as a value, or as a literal whose type is not decided yet."""
+        literal = self._literal(node)
+        if literal is not None:
+            return Literal(literal, node)
+        if isinstance(node, ast.Name):
+            return self.name(node)
+        handler = _EXPRESSIONS.get(type(node))
+        if handler is None:
+            self.fail(node, f"unsupported PyPTO construct '{construct_name(node)}'")
+        return handler(self, node)
+
+    def value(self, node: ast.expr, expected: Attribute | None = None) -> SSAValue:
+        """`node` as an SSA value; a literal gets the type `expected` (or its default)."""
+        return self.materialize(self.operand(node), expected)
+
+    def materialize(self, operand: Operand, typ: Attribute | None = None) -> SSAValue:
+        if isinstance(operand, SSAValue):
+            return operand
+        return self.constant(operand, typ or default_literal_type(operand.value))
+
+    def constant(self, literal: Literal, typ: Attribute) -> SSAValue:
+        """`arith.constant` of `literal` as a `typ`."""
+        value, node = literal.value, literal.node
+        attr: Attribute
+        if is_float_type(typ) and not isinstance(value, bool):
+            attr = FloatAttr(float(value), cast(AnyFloat, typ))
+        elif typ == i1 and isinstance(value, bool):
+            attr = IntegerAttr(int(value), i1)
+        elif is_integer_type(typ) and typ != i1 and type(value) is int:
+            low, high = _integer_range(typ)
+            if not low <= value < high:
+                self.fail(
+                    node,
+                    f"the literal {value} is out of range for {self.type_name(typ)}",
+                )
+            attr = IntegerAttr(value, cast(IndexType, typ))
+        else:
+            self.fail(node, f"the literal {value!r} cannot be a {self.type_name(typ)}")
+        return self.emit(
+            arith.ConstantOp(cast(IntegerAttr[Any] | FloatAttr[Any], attr)), node
+        ).result
+
+    def name(self, node: ast.Name) -> SSAValue:
+        binding = self.scope.lookup(node.id)
+        if isinstance(binding, Hidden):
+            self.fail(node, binding.reason)
+        if binding is None:
+            self.fail(node, f"unknown name '{node.id}'")
+        return binding
+
+    def typed(self, node: ast.expr, kind: type[Attribute], what: str) -> SSAValue:
+        """A value of a `kind` type (`TileType`, `TensorType`, ...)."""
+        value = self.value(node)
+        if not isinstance(value.type, kind):
+            self.fail(node, f"expected {what}, got {self.type_name(value.type)}")
+        return value
+
+    def tile(self, node: ast.expr) -> SSAValue:
+        return self.typed(node, TileType, "a tile")
+
+    def tensor(self, node: ast.expr) -> SSAValue:
+        return self.typed(node, TensorType, "a tensor")
+
+    def scalar(self, node: ast.expr, typ: Attribute) -> SSAValue:
+        """A value of type `typ` (a literal becomes one)."""
+        value = self.value(node, typ)
+        if value.type != typ:
+            self.fail(
+                node,
+                f"expected {self.type_name(typ)}, got {self.type_name(value.type)}",
+            )
+        return value
+
+    def index(self, node: ast.expr) -> SSAValue:
+        return self.scalar(node, IndexType())
+
+    def indices(self, node: ast.expr, what: str) -> list[SSAValue]:
+        """`[i, j]`: one index per dimension."""
+        if not isinstance(node, ast.List | ast.Tuple):
+            self.fail(node, f"expected the {what} as a list")
+        return [self.index(element) for element in node.elts]
+
+    # -- scalar arithmetic --------------------------------------------------- #
+
+    def scalar_operands(
+        self,
+        node: ast.expr,
+        operand_nodes: Sequence[ast.expr],
+        expected: Attribute | None,
+    ) -> tuple[Attribute, list[SSAValue]]:
+        """Operands that must have one scalar type; literals take the others' type."""
+        operands = [self.operand(operand) for operand in operand_nodes]
+        types = {op.type for op in operands if isinstance(op, SSAValue)}
+        if len(types) > 1:
+            names = " and ".join(sorted(self.type_name(t) for t in types))
+            self.fail(node, f"operand types differ: {names}")
+        literals = [op.value for op in operands if isinstance(op, Literal)]
+        typ = next(iter(types), None) or expected
+        if typ is None:
+            floats = any(isinstance(value, float) for value in literals)
+            typ = default_literal_type(0.0 if floats else 0)
+        if typ == i1 or not (is_integer_type(typ) or is_float_type(typ)):
+            self.fail(node, f"expected scalar operands, got {self.type_name(typ)}")
+        return typ, [self.materialize(op, typ) for op in operands]
+
+    def binary(self, node: ast.BinOp, expected: Attribute | None = None) -> SSAValue:
+        typ, operands = self.scalar_operands(node, (node.left, node.right), expected)
+        table = FLOAT_OPERATORS if is_float_type(typ) else INTEGER_OPERATORS
+        op_type = table.get(type(node.op))
+        if op_type is None:
+            text = OPERATOR_TEXT.get(type(node.op)) or construct_name(node.op)
+            hint = " (use //)" if isinstance(node.op, ast.Div) else ""
+            self.fail(
+                node,
+                f"operator '{text}' is not supported on {self.type_name(typ)}{hint}",
+            )
+        return self.emit(_build(op_type, operands), node).results[0]
+
+    def negate(self, node: ast.UnaryOp) -> SSAValue:
+        value = self.value(node.operand)
+        if is_float_type(value.type):
+            return self.emit(arith.NegfOp(value), node).result
+        if not is_integer_type(value.type) or value.type == i1:
+            self.fail(node, f"cannot negate {self.type_name(value.type)}")
+        zero = self.constant(Literal(0, node), value.type)
+        return self.emit(arith.SubiOp(zero, value), node).result
+
+    def unary(self, node: ast.UnaryOp) -> SSAValue:
+        if isinstance(node.op, ast.USub):
+            return self.negate(node)
+        if isinstance(node.op, ast.UAdd):
+            return self.value(node.operand)
+        return self.fail(node, f"unsupported PyPTO construct '{construct_name(node)}'")
+
+    def compare(self, node: ast.Compare) -> SSAValue:
+        if len(node.ops) != 1:
+            self.fail(node, "chained comparisons are not supported")
+        typ, (lhs, rhs) = self.scalar_operands(
+            node, (node.left, node.comparators[0]), None
+        )
+        table = FLOAT_PREDICATES if is_float_type(typ) else INTEGER_PREDICATES
+        predicate = table.get(type(node.ops[0]))
+        if predicate is None:
+            self.fail(node, f"unsupported comparison '{construct_name(node.ops[0])}'")
+        op_type = arith.CmpfOp if is_float_type(typ) else arith.CmpiOp
+        return self.emit(op_type(lhs, rhs, predicate), node).result
+
+    def min_max(self, node: ast.Call, name: str) -> SSAValue:
+        arguments = self.arguments(node)
+        arguments.expect(2, 2)
+        membership = arguments.membership()
+        arguments.finish()
+        typ, operands = self.scalar_operands(node, arguments.positional, None)
+        integer_op, float_op = MIN_MAX[name]
+        op = self.emit(
+            _build(float_op if is_float_type(typ) else integer_op, operands), node
+        )
+        apply_membership(op, membership)
+        return op.results[0]
+
+    # -- calls --------------------------------------------------------------- #
+
+    def call(
+        self, node: ast.Call, annotation: Annotation | None = None
+    ) -> SSAValue | None:
+        """A `pl.tile` op or `pl.min` / `pl.max`; None for a call without a result."""
+        path = pl_path(node.func, self.alias) or ()
+        if len(path) == 2 and path[0] == "tile" and path[1] in TILE_CALLS:
+            return build_tile_call(self, TILE_CALLS[path[1]], node, annotation)
+        if len(path) == 1 and path[0] in MIN_MAX:
+            return self.min_max(node, path[0])
+        if path == ("yield_",):
+            self.fail(
+                node,
+                f"{self.alias}.yield_ must be the last statement of a loop body or "
+                "an if branch",
+            )
+        if path in (("range",), ("pipeline",)):
+            self.fail(
+                node, f"{dotted(node.func)}(...) can only be the iterable of a for loop"
+            )
+        if isinstance(node.func, ast.Attribute) and dotted(node.func).startswith(
+            "self."
+        ):
+            self.fail(node, "calls between methods are not supported")
+        if isinstance(node.func, ast.Name) and self.scope.lookup(node.func.id) is None:
+            self.fail(node.func, f"unknown name '{node.func.id}'")
+        return self.fail(node, f"unsupported PyPTO construct '{construct_name(node)}'")
+
+    def call_value(self, node: ast.Call) -> SSAValue:
+        result = self.call(node)
+        if result is None:
+            self.fail(node, f"{dotted(node.func)}(...) has no result")
+        return result
+
+    def _literal(self, node: ast.expr) -> LiteralValue | None:
+        """The number `node` spells: `5`, `-1.5`, `True`, `float("inf")`."""
+        if isinstance(node, ast.Constant) and isinstance(
+            node.value, bool | int | float
+        ):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            inner = self._literal(node.operand)
+            if inner is None or isinstance(inner, bool):
+                return None
+            return -inner if isinstance(node.op, ast.USub) else inner
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "float"
+            and self.scope.lookup("float") is None
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.Constant)
+            and node.args[0].value in _SPECIAL_FLOATS
+        ):
+            return float(node.args[0].value)
+        return None
+
+
+def _build(op_type: type[Operation], operands: Sequence[SSAValue]) -> Operation:
+    """An `arith` op of the tables from its operands."""
+    return op_type(*operands)  # pyright: ignore[reportCallIssue]
+
+
+def _integer_range(typ: Attribute) -> tuple[float, float]:
+    """`(min, max + 1)` of the literals of an integer type (`index`: any, as in xDSL)."""
+    if isinstance(typ, IntegerType):
+        return cast(IntegerType[Any, Any], typ).value_range()
+    return -math.inf, math.inf
+
+
+_SPECIAL_FLOATS = ("inf", "-inf", "nan")
+"""`float("inf")` and the like: the floats without a literal."""
+
+_EXPRESSIONS: dict[type[ast.AST], Callable[[ExpressionBuilder, Any], SSAValue]] = {
+    ast.BinOp: ExpressionBuilder.binary,
+    ast.UnaryOp: ExpressionBuilder.unary,
+    ast.Compare: ExpressionBuilder.compare,
+    ast.Call: ExpressionBuilder.call_value,
+}
+
+
+def float_literal_text(value: float) -> str:
+    """A float as a literal that reads back as the same float."""
+    if math.isnan(value):
+        return 'float("nan")'
+    if math.isinf(value):
+        return 'float("inf")' if value > 0 else 'float("-inf")'
+    return repr(value)

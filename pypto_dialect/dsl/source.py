@@ -1,0 +1,83 @@
+"""
+Positions in PyPTO source text: `ast` nodes to xDSL spans and locations, and
+the `ParseError` every problem of the input becomes.
+"""
+
+from __future__ import annotations
+
+import ast
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.lexer import Input, Span
+
+
+@dataclass
+class SourceFile:
+    """The text of a PyPTO program and where its lines start."""
+
+    text: str
+    name: str
+    line_offset: int = 0
+    """Lines that precede `text` in the file (for split input)."""
+    input: Input = field(init=False)
+    _line_starts: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.input = Input(self.text, self.name)
+        starts = [0]
+        starts.extend(i + 1 for i, char in enumerate(self.text) if char == "\n")
+        self._line_starts = starts
+
+    def offset(self, line: int, byte_column: int) -> int:
+        """The character offset of `ast`'s (1-based line, UTF-8 byte column)."""
+        line = min(max(line, 1), len(self._line_starts))
+        start = self._line_starts[line - 1]
+        end = self.input.get_end_of_line(start)
+        prefix = self.text[start:end].encode()[:byte_column]
+        return start + len(prefix.decode(errors="ignore"))
+
+    def span(self, node: ast.AST) -> Span[str]:
+        """The span of `node`, cut at the end of its first line."""
+        lineno: int = getattr(node, "lineno", 1)
+        start = self.offset(lineno, getattr(node, "col_offset", 0))
+        end_line: int | None = getattr(node, "end_lineno", None)
+        end_col: int | None = getattr(node, "end_col_offset", None)
+        line_end = self.input.get_end_of_line(start)
+        end = (
+            line_end
+            if end_line is None or end_col is None or end_line != lineno
+            else self.offset(end_line, end_col)
+        )
+        return Span(start, max(start, min(end, line_end)), self.input, self.line_offset)
+
+    def char_span(
+        self, line: int, column: int, end_column: int | None = None
+    ) -> Span[str]:
+        """The span at a 1-based line and character column (Python's `SyntaxError`)."""
+        line = min(max(line, 1), len(self._line_starts))
+        line_start = self._line_starts[line - 1]
+        line_end = self.input.get_end_of_line(line_start)
+        start = min(line_start + max(column - 1, 0), line_end)
+        end = start if end_column is None else line_start + max(end_column - 1, 0)
+        return Span(start, max(start, min(end, line_end)), self.input, self.line_offset)
+
+    def location(self, node: ast.AST) -> FileLineColLoc:
+        """`file:line:col` of `node`, for the ops built from it."""
+        span = self.span(node)
+        line = bisect_right(self._line_starts, span.start)
+        column = span.start - self._line_starts[line - 1] + 1
+        return FileLineColLoc(
+            StringAttr(self.name), IntAttr(line + self.line_offset), IntAttr(column)
+        )
+
+    def line(self, node: ast.AST) -> int:
+        """The line of `node` in the file, for messages."""
+        return getattr(node, "lineno", 1) + self.line_offset
+
+    def fail(self, node: ast.AST, message: str) -> NoReturn:
+        """Raise the `ParseError` of a problem at `node`."""
+        raise ParseError(self.span(node), message)

@@ -1,0 +1,508 @@
+"""
+The PyPTO target: a module printed as PyPTO text, one `@pl.program` class
+per module and one `@pl.function` method per kernel.
+
+Every op with a result becomes an annotated assignment (`x: T = ...`),
+`arith.constant` a literal at its uses, and each tensor parameter a chain of
+SSA versions: a store prints `out_1: T = pl.tile.store(t, [0], out)`, and a
+loop or `if` that writes a tensor carries it (`init_values`, `pl.yield_`), as
+PyPTO prints it. What has no PyPTO form is an `ExportError` at the op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import IO, Any
+
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, ModuleOp, i1
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+
+from pypto_dialect import tile
+from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
+from pypto_dialect.dsl.annotations import (
+    NoPyPTOForm,
+    dtype_text,
+    type_text,
+)
+from pypto_dialect.dsl.arguments import membership_text
+from pypto_dialect.dsl.errors import fail
+from pypto_dialect.dsl.expressions import float_literal_text
+from pypto_dialect.dsl.naming import Names, is_python_name
+from pypto_dialect.dsl.tables import (
+    EXPORT_CALLS,
+    FLOAT_OPERATORS,
+    FLOAT_PREDICATES,
+    INTEGER_OPERATORS,
+    INTEGER_PREDICATES,
+    LANGUAGE_MODULE,
+    MIN_MAX,
+    MODULE_ALIAS,
+    OPERATOR_TEXT,
+    LiteralValue,
+    default_literal_type,
+)
+from pypto_dialect.dsl.tile_printers import print_tile_op
+from pypto_dialect.pipeline import PipelineOp, YieldOp
+from pypto_dialect.types import TensorType
+from pypto_dialect.walks import ancestors, walk_ops
+
+PL = MODULE_ALIAS
+INDENT = "    "
+MAX_DEPTH = 99
+"""The deepest indentation of a statement: Python parses 100 levels at most."""
+DEFAULT_CLASS = "Program"
+"""The class name of a module without `sym_name`."""
+
+
+def print_pypto(module: ModuleOp, stream: IO[str]) -> None:
+    """Print `module` as a PyPTO program: one class per module (nested or this one)."""
+    names = Names()
+    chunks: list[str] = []
+    for class_module, functions in _classes(module):
+        name = names.symbol(_symbol(class_module), DEFAULT_CLASS)
+        methods = [FunctionPrinter(function).text() for function in functions]
+        body = "\n\n".join(methods) if methods else f"{INDENT}pass"
+        chunks.append(f"# pypto.program: {name}\n@{PL}.program\nclass {name}:\n{body}")
+    # PyPTO's header comment comes first, then the import.
+    first, _, rest = chunks[0].partition("\n")
+    chunks[0] = f"{first}\nimport {LANGUAGE_MODULE} as {PL}\n\n\n{rest}"
+    stream.write("\n\n\n".join(chunks) + "\n")
+
+
+def _symbol(module: ModuleOp) -> str | None:
+    return None if module.sym_name is None else module.sym_name.data
+
+
+def _classes(module: ModuleOp) -> list[tuple[ModuleOp, list[func.FuncOp]]]:
+    """The modules to print as classes, with their functions."""
+    ops = list(module.ops)
+    modules = [op for op in ops if isinstance(op, ModuleOp)]
+    if modules and len(modules) == len(ops):
+        return [(nested, _functions(nested)) for nested in modules]
+    return [(module, _functions(module))]
+
+
+def _functions(module: ModuleOp) -> list[func.FuncOp]:
+    functions: list[func.FuncOp] = []
+    for op in module.ops:
+        if not isinstance(op, func.FuncOp):
+            return fail(op, "has no PyPTO form (a program holds functions only)")
+        if op.is_declaration:
+            fail(op, "a function declaration has no PyPTO form")
+        functions.append(op)
+    return functions
+
+
+def _literal(op: arith.ConstantOp) -> LiteralValue:
+    """The Python number of a constant (a bool for `i1`)."""
+    value = op.value
+    if isinstance(value, FloatAttr):
+        return value.value.data
+    if not isinstance(value, IntegerAttr):
+        fail(op, "has no PyPTO form (only scalar constants have one)")
+    number = value.value.data
+    return bool(number) if op.result.type == i1 else number
+
+
+def _literal_text(value: LiteralValue) -> str:
+    return float_literal_text(value) if isinstance(value, float) else str(value)
+
+
+def _reversed(table: Any) -> dict[type[Operation], str]:
+    return {op: OPERATOR_TEXT[operator] for operator, op in table.items()}
+
+
+_OPERATORS = {**_reversed(INTEGER_OPERATORS), **_reversed(FLOAT_OPERATORS)}
+_MIN_MAX = {op: name for name, ops in MIN_MAX.items() for op in ops}
+_PREDICATES: dict[tuple[type[Operation], int], str] = {
+    **{
+        (arith.CmpiOp, arith.CMPI_COMPARISON_OPERATIONS.index(p)): OPERATOR_TEXT[c]
+        for c, p in INTEGER_PREDICATES.items()
+    },
+    **{
+        (arith.CmpfOp, arith.CMPF_COMPARISON_OPERATIONS.index(p)): OPERATOR_TEXT[c]
+        for c, p in FLOAT_PREDICATES.items()
+    },
+}
+"""`(op, predicate)` to the Python comparison operator."""
+
+
+class FunctionPrinter:
+    """Prints one `func.func` as a method."""
+
+    def __init__(self, function: func.FuncOp):
+        self.function = function
+        self.names = Names()
+        self.lines: list[str] = []
+        self.depth = 2
+        self.value_names: dict[SSAValue, str] = {}
+        self.versions: dict[SSAValue, str] = {}
+        """The name of the current SSA version of each tensor parameter."""
+        self.written = _written_buffers(function)
+
+    def text(self) -> str:
+        function = self.function
+        name = function.sym_name.data
+        if not is_python_name(name):
+            fail(function, f"the name '{name}' is not a PyPTO method name")
+        parameters = ["self"]
+        for arg in function.args:
+            arg_name = self.names.new(arg.name_hint, f"arg{arg.index}")
+            self.value_names[arg] = arg_name
+            if isinstance(arg.type, TensorType):
+                self.versions[arg] = arg_name
+            parameters.append(f"{arg_name}: {self.type_of(arg.type, function)}")
+        outputs = [self.type_of(t, function) for t in function.function_type.outputs]
+        returns = (
+            ""
+            if not outputs
+            else f" -> {outputs[0]}"
+            if len(outputs) == 1
+            else f" -> tuple[{', '.join(outputs)}]"
+        )
+        header = f"{INDENT}@{PL}.function\n{INDENT}def {name}({', '.join(parameters)}){returns}:"
+        self.block(function.body.block)
+        return "\n".join([header, *(self.lines or [f"{INDENT * self.depth}pass"])])
+
+    # -- helpers ------------------------------------------------------------- #
+
+    def emit(self, line: str) -> None:
+        self.lines.append(INDENT * self.depth + line)
+
+    def type_of(self, typ: Attribute, op: Operation) -> str:
+        try:
+            return type_text(typ)
+        except NoPyPTOForm as error:
+            return fail(op, str(error))
+
+    def dtype(self, typ: Attribute, op: Operation) -> str:
+        try:
+            return dtype_text(typ)
+        except NoPyPTOForm as error:
+            return fail(op, str(error))
+
+    def ref(
+        self,
+        value: SSAValue,
+        user: Operation,
+        typed: Attribute | None = None,
+        *,
+        inline: bool = True,
+    ) -> str:
+        """
+        How `user` names `value`: a literal for a constant whose type the
+        frontend gives back at this use (`typed`, else its literal's
+        default), else a name (a constant gets an annotated statement).
+        """
+        owner = value.owner
+        if isinstance(owner, arith.ConstantOp):
+            literal = _literal(owner)
+            expected = typed if typed is not None else default_literal_type(literal)
+            text = _literal_text(literal)
+            if inline and value.type == expected:
+                return text
+            name = self.names.new(value.name_hint, "c")
+            self.emit(f"{name}: {self.type_of(value.type, owner)} = {text}")
+            return name
+        if isinstance(value.type, TensorType):
+            if value not in self.versions:
+                fail(
+                    user,
+                    "uses a tensor that is not a function parameter, which has no PyPTO form",
+                )
+            return self.versions[value]
+        if value not in self.value_names:
+            fail(user, "uses a value before its definition, which has no PyPTO form")
+        return self.value_names[value]
+
+    def refs(
+        self,
+        values: Iterable[SSAValue],
+        user: Operation,
+        typed: Attribute | None = None,
+    ) -> str:
+        return ", ".join(self.ref(value, user, typed) for value in values)
+
+    def name(self, value: SSAValue, fallback: str) -> str:
+        name = self.names.new(value.name_hint, fallback)
+        self.value_names[value] = name
+        return name
+
+    def assign(self, op: Operation, expression: str) -> None:
+        """`name: T = expression` for the result of `op`."""
+        result = op.results[0]
+        typ = self.type_of(result.type, op)
+        self.emit(f"{self.name(result, 'v')}: {typ} = {expression}")
+
+    def keywords(self, op: Operation, *keywords: str, call: bool = True) -> str:
+        """`, k=v, attrs={...}` for a call (the membership, checked for non-calls)."""
+        membership = self.membership(op, call=call)
+        extra = [*keywords, *([membership_text(membership)] if membership else [])]
+        return "".join(f", {keyword}" for keyword in extra)
+
+    def membership(self, op: Operation, *, call: bool = True) -> MembershipAttr | None:
+        for name, attr in op.attributes.items():
+            if (
+                name == MEMBERSHIP_ATTR_NAME
+                and call
+                and isinstance(attr, MembershipAttr)
+            ):
+                continue
+            if name == "fastmath":
+                continue
+            fail(op, f"the attribute {name} has no PyPTO form here")
+        attr = op.attributes.get(MEMBERSHIP_ATTR_NAME)
+        return attr if isinstance(attr, MembershipAttr) else None
+
+    # -- blocks -------------------------------------------------------------- #
+
+    def block(self, block: Block) -> None:
+        """The statements of `block` (its terminator is its parent's business)."""
+        for op in block.ops:
+            if op is block.last_op and isinstance(op, scf.YieldOp | YieldOp):
+                continue
+            if isinstance(op, arith.ConstantOp) or _is_inlined_condition(op):
+                continue
+            printer = _PRINTERS.get(type(op))
+            if printer is None:
+                fail(op, "has no PyPTO form")
+            printer(self, op)
+
+    def body(
+        self,
+        block: Block,
+        versions: dict[SSAValue, str],
+        yielded: Callable[[], Sequence[str]],
+        targets: Callable[[], str],
+    ) -> None:
+        """
+        `block` one level deeper, from the tensor `versions`, ending with
+        `targets() = pl.yield_(yielded())` if it yields anything.
+        """
+        if self.depth >= MAX_DEPTH:
+            fail(
+                block.parent_op() or self.function,
+                f"is nested too deeply for Python (at most {MAX_DEPTH} levels)",
+            )
+        saved = self.versions
+        self.versions = {**saved, **versions}
+        self.depth += 1
+        start = len(self.lines)
+        self.block(block)
+        values = yielded()
+        if values:
+            self.emit(f"{targets()} = {PL}.yield_({', '.join(values)})")
+        if len(self.lines) == start:
+            self.emit("pass")
+        self.depth -= 1
+        self.versions = saved
+
+    def results(self, op: Operation, buffers: Sequence[SSAValue]) -> list[str]:
+        """Names for the results of `op` and the new versions of `buffers`."""
+        return [
+            *(self.name(result, "r") for result in op.results),
+            *(self.names.new(self.value_names[b], "t") for b in buffers),
+        ]
+
+    def comparison(self, op: arith.CmpiOp | arith.CmpfOp) -> str:
+        lhs, rhs = op.lhs, op.rhs
+        text = _PREDICATES.get((type(op), op.predicate.value.data))
+        if text is None:
+            fail(op, "has no PyPTO form (this predicate has no Python operator)")
+        typed = [
+            None if isinstance(other.owner, arith.ConstantOp) else other.type
+            for other in (rhs, lhs)
+        ]
+        return f"{self.ref(lhs, op, typed[0])} {text} {self.ref(rhs, op, typed[1])}"
+
+
+def _tuple(names: Sequence[str]) -> str:
+    return f"({names[0]},)" if len(names) == 1 else f"({', '.join(names)})"
+
+
+def _targets(names: Sequence[str]) -> str:
+    return ", ".join(names)
+
+
+def _is_inlined_condition(op: Operation) -> bool:
+    """A comparison that the next (non-constant) op, an `if`, uses only: `if a < b:`."""
+    if not isinstance(op, arith.CmpiOp | arith.CmpfOp) or op.attributes:
+        return False
+    after = op.next_op
+    while isinstance(after, arith.ConstantOp):
+        after = after.next_op
+    uses = list(op.result.uses)
+    return isinstance(after, scf.IfOp) and len(uses) == 1 and uses[0].operation is after
+
+
+def _written_buffers(function: func.FuncOp) -> dict[Operation, list[SSAValue]]:
+    """Per op with regions: the tensor parameters stored to inside it, in order."""
+    parameters = function.body.block
+    written: dict[Operation, list[SSAValue]] = {}
+    for op in walk_ops(function):
+        for value in (*op.operands, *op.results):
+            if isinstance(value.type, TensorType) and not (
+                isinstance(value, BlockArgument) and value.block is parameters
+            ):
+                fail(
+                    op,
+                    "carries a tensor value that is not a function parameter, which has "
+                    "no PyPTO form (the target threads the parameters itself)",
+                )
+        if not isinstance(op, tile.StoreOp):
+            continue
+        for around in ancestors(op):
+            buffers = written.setdefault(around, [])
+            if op.dst not in buffers:
+                buffers.append(op.dst)
+    for buffers in written.values():
+        buffers.sort(key=lambda arg: arg.index if isinstance(arg, BlockArgument) else 0)
+    return written
+
+
+# --------------------------------------------------------------------------- #
+# Statements
+# --------------------------------------------------------------------------- #
+
+
+def _loop(p: FunctionPrinter, op: scf.ForOp | PipelineOp) -> None:
+    if op.lb.type != IndexType():
+        fail(op, "has no PyPTO form (its bounds are not index values)")
+    buffers = p.written.get(op, [])
+    bounds = p.refs((op.lb, op.ub, op.step), op, IndexType())
+    inits = [p.ref(v, op) for v in op.iter_args] + [p.versions[b] for b in buffers]
+    block = op.body.block
+    induction = p.name(block.args[0], "i")
+    carried = [p.name(arg, "a") for arg in block.args[1:]]
+    inner = {b: p.names.new(p.value_names[b], "t") for b in buffers}
+    keywords = [f"init_values={_tuple(inits)}"] if inits else []
+    if isinstance(op, PipelineOp):
+        keywords.append(f"stage={op.num_stages}")
+        keywords.extend(
+            f"{name}={value}" for name, value in op.policy.changed().items()
+        )
+    kind = "pipeline" if isinstance(op, PipelineOp) else "range"
+    names = [*carried, *inner.values()]
+    targets = f"{induction}, {_tuple(names)}" if names else induction
+    p.emit(f"for {targets} in {PL}.{kind}({bounds}{p.keywords(op, *keywords)}):")
+    terminator = block.last_op
+    assert terminator is not None
+
+    def yielded() -> list[str]:
+        values = [
+            p.ref(value, terminator, arg.type)
+            for value, arg in zip(terminator.operands, block.args[1:], strict=True)
+        ]
+        return values + [p.versions[b] for b in buffers]
+
+    results: list[str] = []
+
+    def targets_text() -> str:
+        results.extend(p.results(op, buffers))
+        return _targets(results)
+
+    p.body(block, inner, yielded, targets_text)
+    p.versions.update(zip(buffers, results[len(op.results) :], strict=True))
+
+
+def _if(p: FunctionPrinter, op: scf.IfOp) -> None:
+    buffers = p.written.get(op, [])
+    owner = op.cond.owner
+    condition = (
+        p.comparison(owner)
+        if isinstance(owner, arith.CmpiOp | arith.CmpfOp)
+        and _is_inlined_condition(owner)
+        else p.ref(op.cond, op, i1)
+    )
+    p.emit(f"if {condition}:")
+    branches = [region.block for region in op.regions if region.blocks]
+    yields = [block.last_op for block in branches]
+    pairs = list(zip(*(y.operands for y in yields if y is not None), strict=True))
+    typed = [
+        None
+        if all(isinstance(v.owner, arith.ConstantOp) for v in pair)
+        else pair[0].type
+        for pair in pairs
+    ]
+    results: list[str] = []
+    before = dict(p.versions)
+
+    def branch(block: Block | None) -> None:
+        terminator = None if block is None else block.last_op
+
+        def yielded() -> list[str]:
+            values = (
+                []
+                if terminator is None
+                else [
+                    p.ref(value, terminator, typ)
+                    for value, typ in zip(terminator.operands, typed, strict=True)
+                ]
+            )
+            return values + [p.versions[b] for b in buffers]
+
+        def targets() -> str:
+            if not results:
+                results.extend(p.results(op, buffers))
+            return _targets(results)
+
+        p.body(block or Block(), {}, yielded, targets)
+
+    branch(branches[0])
+    else_block = branches[1] if len(branches) > 1 else None
+    if (else_block is not None and (len(else_block.ops) > 1 or op.results)) or buffers:
+        p.emit("else:")
+        p.versions = dict(before)
+        branch(else_block)
+    p.versions = before
+    p.versions.update(zip(buffers, results[len(op.results) :], strict=True))
+
+
+def _binary(p: FunctionPrinter, op: Operation) -> None:
+    lhs, rhs = op.operands
+    typ = op.results[0].type
+    p.membership(op, call=False)
+    p.assign(op, f"{p.ref(lhs, op, typ)} {_OPERATORS[type(op)]} {p.ref(rhs, op, typ)}")
+
+
+def _min_max(p: FunctionPrinter, op: Operation) -> None:
+    typ = op.results[0].type
+    p.assign(
+        op, f"{PL}.{_MIN_MAX[type(op)]}({p.refs(op.operands, op, typ)}{p.keywords(op)})"
+    )
+
+
+def _negate(p: FunctionPrinter, op: arith.NegfOp) -> None:
+    p.membership(op, call=False)
+    # A literal would come back as a negative constant: name it.
+    p.assign(op, f"-{p.ref(op.operand, op, inline=False)}")
+
+
+def _compare(p: FunctionPrinter, op: arith.CmpiOp | arith.CmpfOp) -> None:
+    p.membership(op, call=False)
+    p.assign(op, p.comparison(op))
+
+
+def _return(p: FunctionPrinter, op: func.ReturnOp) -> None:
+    p.membership(op, call=False)
+    if op.arguments:
+        outputs = p.function.function_type.outputs.data
+        values = [
+            p.ref(v, op, typ) for v, typ in zip(op.arguments, outputs, strict=True)
+        ]
+        p.emit(f"return {', '.join(values)}")
+
+
+_PRINTERS: dict[type[Operation], Callable[[FunctionPrinter, Any], None]] = {
+    **dict.fromkeys(EXPORT_CALLS, print_tile_op),
+    **dict.fromkeys(_OPERATORS, _binary),
+    **dict.fromkeys(_MIN_MAX, _min_max),
+    arith.NegfOp: _negate,
+    arith.CmpiOp: _compare,
+    arith.CmpfOp: _compare,
+    scf.ForOp: _loop,
+    PipelineOp: _loop,
+    scf.IfOp: _if,
+    func.ReturnOp: _return,
+}

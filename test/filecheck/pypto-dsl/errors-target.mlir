@@ -1,0 +1,99 @@
+// What has no PyPTO form is an error of -t pypto naming the op: pypto-opt
+// locates it in the source; stock xdsl-opt ends with the same message and no
+// traceback; --verify-diagnostics prints each one.
+
+// RUN: pypto-opt %s --split-input-file --verify-diagnostics -t pypto | filecheck %s
+// RUN: not pypto-opt %s -t pypto 2>&1 | filecheck %s --check-prefix=FIRST
+// RUN: not xdsl-opt %s -t pypto 2>&1 | filecheck %s --check-prefix=STOCK
+
+func.func @loop(%n: index) -> index {
+  %r = scf.while (%a = %n) : (index) -> index {
+    %c = arith.constant true
+    scf.condition(%c) %a : index
+  } do {
+  ^bb0(%b: index):
+    scf.yield %b : index
+  }
+  func.return %r : index
+}
+
+// CHECK:      has no PyPTO form
+// CHECK:      "scf.while"
+// CHECK-NEXT: ^^^^^^^^^^^
+
+// -----
+
+func.func @wide(%x: !pypto.tensor<64xf64>) {
+  func.return
+}
+
+// CHECK:      type f64 has no PyPTO dtype
+
+// -----
+
+func.func private @declared(!pypto.tensor<64xf32>)
+
+// CHECK:      a function declaration has no PyPTO form
+
+// The functions are checked before any is printed: without split input, the
+// declaration is the first error.
+
+// FIRST-NOT:  Traceback
+// FIRST:      {{.*}}errors-target.mlir:34:1: error: 'func.func' op a function declaration has no PyPTO form
+// FIRST-NEXT: func.func private @declared(!pypto.tensor<64xf32>)
+// FIRST-NOT:  Traceback
+// STOCK-NOT:  Traceback
+// STOCK:      {{^}}error: 'func.func' op a function declaration has no PyPTO form
+// STOCK-NOT:  Traceback
+
+// -----
+
+func.func @carried(%x: !pypto.tensor<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%t = %x) -> (!pypto.tensor<64xf32>) {
+    scf.yield %t : !pypto.tensor<64xf32>
+  }
+  func.return
+}
+
+// CHECK:      carries a tensor value that is not a function parameter, which has no PyPTO form (the target threads the parameters itself)
+
+// -----
+
+func.func @absolute(%x: f32) -> f32 {
+  %y = math.absf %x : f32
+  func.return %y : f32
+}
+
+// CHECK:      has no PyPTO form
+// CHECK:      "math.absf"
+
+// -----
+
+func.func @unsigned(%a: index, %b: index) -> i1 {
+  %c = arith.cmpi ult, %a, %b : index
+  func.return %c : i1
+}
+
+// CHECK:      has no PyPTO form (this predicate has no Python operator)
+
+// -----
+
+func.func @extract(%t: !pypto.tile<64xf32, vec>) -> !pypto.tile<16xf32, vec> {
+  %c0 = arith.constant 0 : index
+  %s = pypto.tile.extract %t[%c0] : !pypto.tile<64xf32, vec> -> !pypto.tile<16xf32, vec>
+  func.return %s : !pypto.tile<16xf32, vec>
+}
+
+// CHECK:      has no PyPTO form unless it is 2-D (pl.tile.extract(t, row, col, ...))
+
+// -----
+
+func.func @tagged(%a: index) -> index {
+  %b = arith.addi %a, %a {pypto.pipeline_membership = #pypto.membership<0:1>} : index
+  func.return %b : index
+}
+
+// CHECK:      the attribute pypto.pipeline_membership has no PyPTO form here
