@@ -15,13 +15,14 @@ import argparse
 import os
 import sys
 import traceback
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.diagnostic import Diagnostic
+from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.lexer import Span
 
 from pypto_dialect import __version__
@@ -29,6 +30,38 @@ from pypto_dialect.checked import OpSpans, describe_exception
 
 INTERNAL_ERROR = 70
 """The exit code of an internal error (`EX_SOFTWARE` of sysexits.h)."""
+
+
+class ToolFailure(Exception):
+    """An error of a tool's run, already worded for the user (one `error:` text)."""
+
+
+@contextmanager
+def reported_diagnostics(
+    source_name: str,
+    op_spans: OpSpans,
+    context: str = "",
+    *,
+    name_op: Callable[[DiagnosticException], bool] = lambda _: True,
+) -> Generator[None]:
+    """
+    Turn the diagnostics raised in the block into `ToolFailure`s, located at
+    the op they are about (`diagnostic_text`); `name_op` says whether the
+    text names the op (an error that names it itself says no).
+    """
+    with recording_diagnosed_ops() as diagnosed:
+        try:
+            yield
+        except DiagnosticException as error:
+            text = diagnostic_text(
+                str(error),
+                diagnosed,
+                op_spans,
+                source_name,
+                context=f"{context}: " if context else "",
+                name_op=name_op(error),
+            )
+            raise ToolFailure(text) from None
 
 
 class UnreadableInput(Exception):

@@ -20,8 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Generator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import PassPipeline
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, ParseError
 
 from passes.analysis.engines import (
     CostModel,
@@ -58,13 +57,13 @@ from pypto_dialect.checked import OpSpans, parse_module, verify_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.dsl import parse_pypto
 from pypto_dialect.tools.diagnostics import (
+    ToolFailure,
     UnreadableInput,
     add_traceback_flag,
     decode_source,
-    diagnostic_text,
     located_error,
-    recording_diagnosed_ops,
     report_internal_error,
+    reported_diagnostics,
     version_text,
 )
 from pypto_dialect.walks import walk_ops
@@ -72,16 +71,12 @@ from pypto_dialect.walks import walk_ops
 TOOL = "pypto-report"
 
 
-class _Failure(Exception):
-    """An error, already worded for the user."""
-
-
 def main(args: Sequence[str] | None = None) -> int:
     """Entry point of the `pypto-report` console script; returns the exit code."""
     options = _argument_parser().parse_args(args)
     try:
         return _report(options)
-    except _Failure as failure:
+    except ToolFailure as failure:
         print(failure, file=sys.stderr)
         return 1
     except Exception as error:
@@ -160,7 +155,7 @@ def _report(options: argparse.Namespace) -> int:
     source_name = "<stdin>" if options.kernel == "-" else options.kernel
     op_spans: OpSpans = {}
     module = load_input(ctx, options.kernel, op_spans)
-    with _reported(source_name, op_spans):
+    with reported_diagnostics(source_name, op_spans):
         verify_module(module)
     pipeline = None if options.passes is None else _pipeline(options.passes)
 
@@ -169,7 +164,9 @@ def _report(options: argparse.Namespace) -> int:
         pairs = zip(walk_ops(copy), walk_ops(module), strict=True)
         op_spans.update({new: op_spans[old] for new, old in pairs if old in op_spans})
 
-    with _reported(source_name, op_spans, f"after --passes '{options.passes}'"):
+    with reported_diagnostics(
+        source_name, op_spans, f"after --passes '{options.passes}'"
+    ):
         reports = run_report(ctx, module, model, pipeline, prepare)
     print(render_report(reports, model, options.passes), end="")
     for report in reports:
@@ -201,47 +198,28 @@ def _cost_model(path: str | None) -> CostModel:
     try:
         return default_costs() if path is None else load_costs(path)
     except CostTableError as error:
-        raise _Failure(error.located(path or "default costs")) from None
+        raise ToolFailure(error.located(path or "default costs")) from None
 
 
 def _pipeline(spec: str) -> PassPipeline:
     try:
         return pass_pipeline(spec)
     except ValueError as error:
-        raise _Failure(
+        raise ToolFailure(
             f"{TOOL}: error: --passes: {error} "
             "(`pypto-opt --help` lists the available passes)"
         ) from None
     except ArgSpecParseError as error:
-        raise _Failure(f"{TOOL}: error: --passes: {error}") from None
+        raise ToolFailure(f"{TOOL}: error: --passes: {error}") from None
 
 
 def _write(path: str, text: str) -> None:
     try:
         Path(path).write_text(text + "\n", encoding="utf-8")
     except OSError as error:
-        raise _Failure(
+        raise ToolFailure(
             f"{TOOL}: error: cannot write {path}: {error.strerror}"
         ) from None
-
-
-@contextmanager
-def _reported(
-    source_name: str, op_spans: OpSpans, context: str = ""
-) -> Generator[None]:
-    """Turn the diagnostics raised in the block into located `error:` failures."""
-    with recording_diagnosed_ops() as diagnosed:
-        try:
-            yield
-        except DiagnosticException as error:
-            text = diagnostic_text(
-                str(error),
-                diagnosed,
-                op_spans,
-                source_name,
-                context=f"{context}: " if context else "",
-            )
-            raise _Failure(text) from None
 
 
 # --------------------------------------------------------------------------- #
@@ -275,17 +253,19 @@ def load_input(ctx: Context, path: str, op_spans: OpSpans) -> ModuleOp:
         problem = (
             f"unknown file extension '{suffix}'" if suffix else "no file extension"
         )
-        raise _Failure(f"{TOOL}: error: cannot read {name}: {problem} (known: {known})")
+        raise ToolFailure(
+            f"{TOOL}: error: cannot read {name}: {problem} (known: {known})"
+        )
     try:
         data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         text = decode_source(data)
     except (OSError, UnreadableInput) as error:
         reason = error.strerror if isinstance(error, OSError) else str(error)
-        raise _Failure(f"{TOOL}: error: cannot read {name}: {reason}") from None
+        raise ToolFailure(f"{TOOL}: error: cannot read {name}: {reason}") from None
     try:
         return frontend(ctx, text, name, op_spans)
     except ParseError as error:
-        raise _Failure(located_error(error.span, error.msg)) from None
+        raise ToolFailure(located_error(error.span, error.msg)) from None
 
 
 # --------------------------------------------------------------------------- #
@@ -372,13 +352,13 @@ def plot_timelines(reports: Sequence[LoopReport], path: str) -> None:
         matplotlib.rcParams["svg.hashsalt"] = TOOL
         from matplotlib import pyplot  # noqa: PLC0415
     except ImportError:
-        raise _Failure(
+        raise ToolFailure(
             f"{TOOL}: error: --plot needs matplotlib: "
             "pip install 'pypto-dialect[report]' (or pip install matplotlib)"
         ) from None
     panels = [(report, *state) for report in reports for state in _states(report)]
     if not panels:
-        raise _Failure(f"{TOOL}: error: --plot: no pypto.pipeline loops to draw")
+        raise ToolFailure(f"{TOOL}: error: --plot: no pypto.pipeline loops to draw")
     heights = [len(state[2].busy) + 1.5 for state in panels]
     figure, axes = pyplot.subplots(
         len(panels),
@@ -437,7 +417,9 @@ def plot_timelines(reports: Sequence[LoopReport], path: str) -> None:
         metadata = {"Date": None} if Path(path).suffix in (".svg", ".pdf") else None
         figure.savefig(path, metadata=metadata)  # pyright: ignore[reportUnknownMemberType]
     except (OSError, ValueError) as error:
-        raise _Failure(f"{TOOL}: error: --plot: cannot write {path}: {error}") from None
+        raise ToolFailure(
+            f"{TOOL}: error: --plot: cannot write {path}: {error}"
+        ) from None
     finally:
         pyplot.close(figure)
 

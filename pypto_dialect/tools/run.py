@@ -21,8 +21,7 @@ import hashlib
 import os
 import sys
 import zipfile
-from collections.abc import Callable, Generator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -54,22 +53,18 @@ from pypto_dialect.interpreter import (
     shaped_type_name,
 )
 from pypto_dialect.tools.diagnostics import (
+    ToolFailure,
     UnreadableInput,
     add_traceback_flag,
     decode_source,
-    diagnostic_text,
     located_error,
-    recording_diagnosed_ops,
     report_internal_error,
+    reported_diagnostics,
     version_text,
 )
 from pypto_dialect.walks import walk_ops
 
 PassFactories = Mapping[str, Callable[[], type[ModulePass]]]
-
-
-class _Failure(Exception):
-    """An error, already worded for the user."""
 
 
 def main(
@@ -87,7 +82,7 @@ def main(
         if available_passes is None:
             available_passes = Universe.get_multiverse().all_passes
         return _run(options, available_passes)
-    except _Failure as failure:
+    except ToolFailure as failure:
         print(failure, file=sys.stderr)
         return 1
     except Exception as error:
@@ -185,7 +180,7 @@ def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
         overrides |= _load_inputs(options.inputs)
     overrides |= dict(options.index)
 
-    with _reported(source_name, op_spans):
+    with reported_diagnostics(source_name, op_spans, name_op=_names_its_op):
         verify_module(module)
         entry = (options.entry or _only_kernel(module)).removeprefix("@")
         kernel = find_kernel(module, entry)
@@ -202,7 +197,7 @@ def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
     originals = zip(walk_ops(transformed), walk_ops(module), strict=True)
     op_spans |= {copy: op_spans[op] for copy, op in originals if op in op_spans}
     context = f"after --passes '{options.passes}'"
-    with _reported(source_name, op_spans, context):
+    with reported_diagnostics(source_name, op_spans, context, name_op=_names_its_op):
         pipeline.apply(ctx, transformed)
         verify_module(transformed)
         after = run_kernel(
@@ -219,28 +214,9 @@ def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
     return 1
 
 
-@contextmanager
-def _reported(
-    source_name: str, op_spans: OpSpans, context: str = ""
-) -> Generator[None]:
-    """
-    Turn the diagnostics raised in the block into `error:` failures, located
-    at the op they are about (`diagnostic_text`). Interpretation errors name
-    their op themselves.
-    """
-    with recording_diagnosed_ops() as diagnosed:
-        try:
-            yield
-        except DiagnosticException as error:
-            text = diagnostic_text(
-                str(error),
-                diagnosed,
-                op_spans,
-                source_name,
-                context=f"{context}: " if context else "",
-                name_op=not isinstance(error, InterpretationError),
-            )
-            raise _Failure(text) from None
+def _names_its_op(error: DiagnosticException) -> bool:
+    """Interpretation errors name their op themselves."""
+    return not isinstance(error, InterpretationError)
 
 
 def _parse(ctx: Context, path: str, source_name: str, op_spans: OpSpans) -> ModuleOp:
@@ -250,7 +226,7 @@ def _parse(ctx: Context, path: str, source_name: str, op_spans: OpSpans) -> Modu
     try:
         return read(ctx, text, source_name, op_spans=op_spans)
     except ParseError as error:
-        raise _Failure(located_error(error.span, error.msg)) from None
+        raise ToolFailure(located_error(error.span, error.msg)) from None
 
 
 def _read(path: str, source_name: str) -> str:
@@ -260,7 +236,7 @@ def _read(path: str, source_name: str) -> str:
         with open(path, "rb") as file:
             return decode_source(file.read())
     except (OSError, UnreadableInput) as error:
-        raise _Failure(
+        raise ToolFailure(
             f"pypto-run: error: cannot read {source_name}: {error}"
         ) from None
 
@@ -269,12 +245,12 @@ def _pipeline(spec: str, available_passes: PassFactories) -> PassPipeline:
     try:
         return PassPipeline.parse_spec(dict(available_passes), spec)
     except ValueError as error:
-        raise _Failure(
+        raise ToolFailure(
             f"pypto-run: error: --passes: {error} "
             "(`pypto-opt --help` lists the available passes)"
         ) from None
     except ArgSpecParseError as error:
-        raise _Failure(f"pypto-run: error: --passes: {error}") from None
+        raise ToolFailure(f"pypto-run: error: --passes: {error}") from None
 
 
 def _only_kernel(module: ModuleOp) -> str:
@@ -282,7 +258,7 @@ def _only_kernel(module: ModuleOp) -> str:
     if len(names) == 1:
         return names[0]
     listed = ", ".join(f"@{name}" for name in names) or "none"
-    raise _Failure(
+    raise ToolFailure(
         f"pypto-run: error: choose the function to run with --entry "
         f"(functions: {listed})"
     )
@@ -297,7 +273,7 @@ def _load_inputs(path: str) -> dict[str, Array]:
             with np.load(file, allow_pickle=False) as archive:
                 return {name: archive[name] for name in archive.files}
     except (OSError, ValueError, zipfile.BadZipFile) as error:
-        raise _Failure(f"{path}: error: cannot read the inputs: {error}") from None
+        raise ToolFailure(f"{path}: error: cannot read the inputs: {error}") from None
 
 
 def _save(path: str, run: KernelRun) -> None:
@@ -308,7 +284,7 @@ def _save(path: str, run: KernelRun) -> None:
                 with archive.open(f"{name}.npy", "w") as member:
                     np.lib.format.write_array(member, array, allow_pickle=False)
     except OSError as error:
-        raise _Failure(f"{path}: error: cannot save the outputs: {error}") from None
+        raise ToolFailure(f"{path}: error: cannot save the outputs: {error}") from None
 
 
 # --------------------------------------------------------------------------- #
