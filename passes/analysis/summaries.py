@@ -19,7 +19,6 @@ from typing import cast
 
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import (
-    DefaultResource,
     EffectInstance,
     MemoryEffect,
     MemoryEffectKind,
@@ -71,9 +70,6 @@ def _window_effect(op_type: type[Operation]) -> MemoryEffectKind | None:
     if len(traits) != 1 or not _accesses_a_window(op_type):
         return None
     return _WINDOW_TRAITS.get(type(traits[0]))
-
-
-DEFAULT_RESOURCE = DefaultResource()
 
 
 class AccessKind(Enum):
@@ -141,17 +137,9 @@ class OpSummaries:
 
     def _compute_accesses(self, op: Operation) -> tuple[MemoryAccess, ...] | None:
         if (effect := _window_effect(type(op))) is not None:
-            window_op = cast(TensorWindowAccess, op)
-            return (
-                MemoryAccess(
-                    AccessKind.READ
-                    if effect is MemoryEffectKind.READ
-                    else AccessKind.WRITE,
-                    DEFAULT_RESOURCE,
-                    window_op.accessed_tensor,
-                    access_window(window_op, self.forms),
-                ),
-            )
+            # The trait's one effect, without asking it for a set to dedupe.
+            tensor = cast(TensorWindowAccess, op).accessed_tensor
+            return (_access(op, EffectInstance(effect, tensor), self.forms),)
         traits = effect_traits(type(op))
         if not traits:
             return None

@@ -160,6 +160,19 @@ def version_text(tool: str) -> str:
     return f"{tool} {__version__} (pypto-dialect, on xdsl {version('xdsl')})"
 
 
+def int_at_least(minimum: int, what: str) -> Callable[[str], int]:
+    """An argparse `type`: an integer of at least `minimum` (`what` words the error)."""
+
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be {what}, got {value}")
+        return value
+
+    parse.__name__ = "int"  # argparse names the type in "invalid int value"
+    return parse
+
+
 def add_traceback_flag(parser: argparse.ArgumentParser) -> None:
     """`--traceback`, for `report_internal_error`."""
     parser.add_argument(

@@ -61,6 +61,7 @@ from pypto_dialect.tools.diagnostics import (
     UnreadableInput,
     add_traceback_flag,
     decode_source,
+    int_at_least,
     located_error,
     report_internal_error,
     reported_diagnostics,
@@ -130,20 +131,13 @@ def _argument_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-stages",
         metavar="N",
-        type=_positive,
+        type=int_at_least(1, "positive"),
         default=MAX_STAGES,
         help=f"the largest stages the advisor tries (default: {MAX_STAGES})",
     )
     parser.add_argument("--version", action="version", version=version_text(TOOL))
     add_traceback_flag(parser)
     return parser
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
-    return value
 
 
 def _report(options: argparse.Namespace) -> int:

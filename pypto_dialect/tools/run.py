@@ -57,6 +57,7 @@ from pypto_dialect.tools.diagnostics import (
     UnreadableInput,
     add_traceback_flag,
     decode_source,
+    int_at_least,
     located_error,
     report_internal_error,
     reported_diagnostics,
@@ -104,7 +105,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--seed",
-        type=_non_negative,
+        type=int_at_least(0, "non-negative"),
         default=0,
         help="seed of the random inputs (default: 0)",
     )
@@ -136,7 +137,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-iterations",
         metavar="N",
-        type=_non_negative,
+        type=int_at_least(0, "non-negative"),
         default=DEFAULT_MAX_ITERATIONS,
         help="the most loop iterations and branches one run may take, so that "
         f"no kernel runs without end (default: {DEFAULT_MAX_ITERATIONS:,})",
@@ -146,13 +147,6 @@ def _argument_parser() -> argparse.ArgumentParser:
     )
     add_traceback_flag(parser)
     return parser
-
-
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be non-negative, got {value}")
-    return value
 
 
 def _assignment(text: str) -> tuple[str, int]:
