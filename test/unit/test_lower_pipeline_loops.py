@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from io import StringIO
 from pathlib import Path
 
@@ -205,3 +206,46 @@ def test_nested_pipelines_keep_results():
     for n in range(-1, 9):
         for m in (-2, 0, 1):
             assert run(lowered, n, m) == run(original, n, m), (n, m)
+
+
+def test_copy_zero_of_the_main_loop_is_the_original_body():
+    """The main loop keeps the original ops as copy 0 and clones F-1 copies."""
+    module = parse(
+        (Path(__file__).parents[2] / "examples" / "add_one.mlir").read_text()
+    )
+    loop = next(op for op in module.walk() if isinstance(op, PipelineOp))
+    originals = list(loop.body.block.ops)[:-1]
+    lower(module)
+    (main,) = (op for op in module.walk() if isinstance(op, PipelineOp))
+    body = list(main.body.block.ops)
+    assert all(op.parent_block() is main.body.block for op in originals)
+    assert body[: len(originals)] == originals
+    load = next(op for op in originals if op.name == "pypto.tile.load")
+    assert load.attributes[MEMBERSHIP_ATTR_NAME] == MembershipAttr([(0, 0)])
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+@pytest.mark.parametrize("fails", [True, False])
+def test_passes_restore_the_collector(enabled: bool, fails: bool):
+    """Both passes pause the cyclic collector and restore its state, even on failure."""
+    from passes.canonicalize_io_order import CanonicalizeIOOrderPass
+
+    text = (Path(__file__).parents[2] / "examples" / "add_one.mlir").read_text()
+    if fails:
+        text = text.replace(
+            "step %c1 stages 4", "step %c0 stages 4"
+        )  # both passes fail
+    was_enabled = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        for apply in (LowerPipelineLoopsPass(), CanonicalizeIOOrderPass()):
+            module = parse(text)
+            if fails:
+                with pytest.raises(PassFailedException):
+                    apply.apply(pypto_context(), module)
+            else:
+                LowerPipelineLoopsPass().apply(pypto_context(), module)
+                apply.apply(pypto_context(), module)
+            assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was_enabled else gc.disable)()
