@@ -62,8 +62,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--baseline",
         type=Path,
-        help="a checkout of the revision to compare with: ratio (g) on the "
-        "loops case nearest 10,000 ops",
+        help="a checkout of the revision to compare with: ratio (h) on every "
+        "case, ratio (g) on the loops case nearest 10,000 ops",
     )
     parser.add_argument(
         "--families",
@@ -101,8 +101,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     results: list[Measurement] = []
     for case in cases:
         print(f"{case.family} {case.parameter}", file=sys.stderr, flush=True)
-        baseline = args.baseline if case is compared else None
-        results.append(measure(case, repeat, baseline))
+        results.append(
+            measure(case, repeat, args.baseline, end_to_end_baseline=case is compared)
+        )
     settings = {
         "repeat": repeat,
         "smoke": args.smoke,

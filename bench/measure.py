@@ -6,6 +6,7 @@ collection each, and end to end with `xdsl-opt` in a subprocess.
 from __future__ import annotations
 
 import gc
+import json
 import os
 import statistics
 import subprocess
@@ -32,6 +33,10 @@ from pypto_dialect.walks import walk_ops
 PIPELINE = "lower-pipeline-loops,canonicalize-io-order"
 BASELINE_PHASE = "end_to_end_baseline"
 """`end_to_end` with the project imported from a baseline checkout (ratio (g))."""
+SEPARATE = ("lower_separate", "canonicalize_separate")
+"""Both passes timed by `bench/pass_times.py` in processes of their own."""
+SEPARATE_BASELINE = ("lower_baseline", "canonicalize_baseline")
+"""The same with the project imported from a baseline checkout (ratio (h))."""
 PHASES = ("parse", "lower", "canonicalize", "print", "parse_output")
 WITHOUT_GC = ("lower_without_gc", "canonicalize_without_gc")
 """The passes again with the cyclic garbage collector off (as `timeit` does)."""
@@ -160,14 +165,55 @@ def _measure_end_to_end(
             )
 
 
-def measure(case: Case, repeat: int, baseline: Path | None = None) -> Measurement:
+_PASS_TIMES = Path(__file__).with_name("pass_times.py")
+_ROOT = _PASS_TIMES.parent.parent
+
+
+def _measure_against_baseline(
+    text: str, result: Measurement, repeat: int, baseline: Path
+) -> None:
+    """
+    Both passes by `bench/pass_times.py`, with the project imported from here
+    and from `baseline`, in alternating processes (`repeat` each).
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "input.mlir")
+        path.write_text(text)
+        for _ in range(repeat):
+            for root, phases in ((_ROOT, SEPARATE), (baseline, SEPARATE_BASELINE)):
+                environment = os.environ | {"PYTHONPATH": str(root.resolve())}
+                found = subprocess.run(
+                    [sys.executable, str(_PASS_TIMES), str(path), "1"],
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                    env=environment,
+                )
+                samples = json.loads(found.stdout)
+                for phase, name in zip(phases, ("lower", "canonicalize"), strict=True):
+                    for seconds in samples[name]:
+                        result.add(phase, seconds)
+
+
+def measure(
+    case: Case,
+    repeat: int,
+    baseline: Path | None = None,
+    *,
+    end_to_end_baseline: bool = False,
+) -> Measurement:
     """
     All the phases of `case`, `repeat` times each; with a `baseline`
-    checkout, `end_to_end_baseline` too.
+    checkout, both passes in separate processes here and there (ratio (h)),
+    and with `end_to_end_baseline` also `end_to_end_baseline` (ratio (g)).
     """
     result = Measurement(case.family, case.parameter)
     watch = _Stopwatch(result)
     for run in range(repeat):
         _measure_once(case, watch, first=run == 0)
-    _measure_end_to_end(case.text, watch, repeat, baseline)
+    _measure_end_to_end(
+        case.text, watch, repeat, baseline if end_to_end_baseline else None
+    )
+    if baseline is not None:
+        _measure_against_baseline(case.text, result, repeat, baseline)
     return result

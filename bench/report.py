@@ -15,11 +15,13 @@ from bench.cases import Family
 from bench.measure import PHASES, WITHOUT_GC, Measurement
 from bench.targets import (
     FITTED,
+    TARGET_SPEEDUPS,
     canonicalize_over_lower,
     checks,
     exponents,
     lower_over_unroll,
     passes_over_io,
+    speedups,
 )
 
 
@@ -67,6 +69,7 @@ def build_report(
                 "passes_over_io": passes_over_io(m),
                 "lower_over_unroll": lower_over_unroll(m),
                 "canonicalize_over_lower": canonicalize_over_lower(m),
+                "speedups": speedups(m),
             }
             for m in results
         ],
@@ -85,6 +88,9 @@ def _ratio(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
+_RATIO_COLUMNS = ("(a)", "(b)", "(d)", "(h) lower", "(h) canonicalize")
+
+
 def markdown(report: dict[str, Any], results: Sequence[Measurement]) -> str:
     """The tables of `report` (times in ms, medians)."""
     timed = (*PHASES, "end_to_end", *WITHOUT_GC)
@@ -97,8 +103,8 @@ def markdown(report: dict[str, Any], results: Sequence[Measurement]) -> str:
         "",
         f"## Times (ms, median of {report['settings']['repeat']} runs)",
         "",
-        _row(["family", "param", "ops in", "ops out", *timed, "(a)", "(b)", "(d)"]),
-        _row(["---"] * (len(timed) + 7)),
+        _row(["family", "param", "ops in", "ops out", *timed, *_RATIO_COLUMNS]),
+        _row(["---"] * (len(timed) + 4 + len(_RATIO_COLUMNS))),
     ]
     lines += [
         _row(
@@ -111,6 +117,10 @@ def markdown(report: dict[str, Any], results: Sequence[Measurement]) -> str:
                 _ratio(passes_over_io(m)),
                 _ratio(lower_over_unroll(m)),
                 _ratio(canonicalize_over_lower(m)),
+                *(
+                    _ratio(None if (s := speedups(m)) is None else s[name])
+                    for name in TARGET_SPEEDUPS
+                ),
             ]
         )
         for m in results

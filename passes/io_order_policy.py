@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum, auto
-from functools import cache
+from functools import cache, lru_cache
 from itertools import chain
 from typing import NamedTuple, cast
 
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, OpResult
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.traits import is_side_effect_free
 
@@ -111,7 +111,8 @@ def classify(op: Operation, *, overlap_stores: bool = True) -> Category:
 def membership(op: Operation) -> tuple[StagePair, ...]:
     """The `(group, stage)` pairs `op` is tagged with, innermost first."""
     attr = op.attributes.get(MEMBERSHIP_ATTR_NAME)
-    return attr.pairs if isinstance(attr, MembershipAttr) else ()
+    # `type() is`: the class has no subclasses, and `isinstance` on xDSL's ABCs is slow.
+    return attr.pairs if type(attr) is MembershipAttr else ()
 
 
 def effective_membership(op: Operation) -> tuple[StagePair, ...]:
@@ -121,12 +122,12 @@ def effective_membership(op: Operation) -> tuple[StagePair, ...]:
     """
     if own := membership(op):
         return own
+    block = op.parent
     for operand in op.operands:
-        owner = operand.owner
         if (
-            isinstance(owner, Operation)
-            and owner.parent is op.parent
-            and (inherited := membership(owner))
+            type(operand) is OpResult
+            and operand.op.parent is block
+            and (inherited := membership(operand.op))
         ):
             return inherited
     return ()
@@ -151,17 +152,21 @@ def schedule_key(op: Operation, index: int, policy: PipelinePolicy) -> ScheduleK
     with the innermost stage under `double_buffer_acc`.
     """
     category = classify(op, overlap_stores=policy.overlap_stores)
-    stage = (
-        effective_membership(op) if category.tier == Category.TILE_COMPUTE.tier else ()
-    )
+    tier = category.tier
+    stage = effective_membership(op) if tier == _COMPUTE_TIER else ()
     if policy.double_buffer_acc:
         innermost = stage[0][1] if stage else -1
-        return ScheduleKey(
-            category.tier, (innermost // 2,), category.sub, (innermost,), index
-        )
-    return ScheduleKey(
-        category.tier, tuple(chain.from_iterable(stage)), category.sub, (), index
-    )
+        return ScheduleKey(tier, (innermost // 2,), category.sub, (innermost,), index)
+    return ScheduleKey(tier, _flattened(stage), category.sub, (), index)
+
+
+_COMPUTE_TIER = Category.TILE_COMPUTE.tier
+
+
+@lru_cache(maxsize=4096)
+def _flattened(pairs: tuple[StagePair, ...]) -> tuple[int, ...]:
+    """The stage pairs as one tuple (few distinct ones per module: cached)."""
+    return tuple(chain.from_iterable(pairs))
 
 
 def rotate_acc_stages(ops: Sequence[Operation], rewriter: PatternRewriter) -> None:

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import IntegerAttr
-from xdsl.ir import OpResult, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.traits import ConstantLike
+
+
+@cache
+def _is_constant_like(op_type: type[Operation]) -> bool:
+    """Whether ops of `op_type` are constant-like (traits are per class: cached)."""
+    return op_type.has_trait(ConstantLike)
 
 
 def constant_int(value: SSAValue) -> int | None:
@@ -14,11 +22,12 @@ def constant_int(value: SSAValue) -> int | None:
         return None
     owner = value.op
     # `arith.constant` directly; any other constant-like op through its folder.
-    attr = (
-        owner.value
-        if type(owner) is ConstantOp
-        else ConstantLike.get_constant_value(value)
-    )
+    if type(owner) is ConstantOp:
+        attr = owner.value
+    elif _is_constant_like(type(owner)):
+        attr = ConstantLike.get_constant_value(value)
+    else:
+        return None
     if isinstance(attr, IntegerAttr):
         return attr.value.data
     return None

@@ -50,6 +50,51 @@ def is_noalias_argument(value: SSAValue) -> bool:
     return isinstance(parent, func.FuncOp) and value.block is parent.body.blocks.first
 
 
+class BlockWrites:
+    """
+    The writes of a block, gathered before its accesses are visited. In a
+    block without unknown effects, a read that no write may alias conflicts
+    with nothing: the frontier need not see it (nor its window be computed).
+    """
+
+    def __init__(self) -> None:
+        self.has_barrier = False
+        self._written: dict[type[Resource], set[SSAValue]] = {}
+        """The no-alias arguments written, per resource kind."""
+        self._written_anything: set[type[Resource]] = set()
+        """The resource kinds with a write to an object that may alias any other."""
+        self._noalias: dict[SSAValue, bool] = {}
+
+    def _is_noalias(self, value: SSAValue) -> bool:
+        noalias = self._noalias.get(value)
+        if noalias is None:
+            noalias = self._noalias[value] = is_noalias_argument(value)
+        return noalias
+
+    def add(self, accesses: Sequence[MemoryAccess] | None) -> None:
+        """Record the writes among the accesses of an op (None: unknown effects)."""
+        if accesses is None:
+            self.has_barrier = True
+            return
+        for access in accesses:
+            if access.kind is not AccessKind.WRITE:
+                continue
+            resource, value = type(access.resource), access.value
+            if value is not None and self._is_noalias(value):
+                self._written.setdefault(resource, set()).add(value)
+            else:
+                self._written_anything.add(resource)
+
+    def may_write(self, value: SSAValue) -> bool:
+        """Whether a write of the block may touch `value` (of the default resource)."""
+        if self.has_barrier or DefaultResource in self._written_anything:
+            return True
+        written = self._written.get(DefaultResource)
+        if not written:
+            return False
+        return value in written or not self._is_noalias(value)
+
+
 _Location = tuple[type[Resource], SSAValue | None]
 """Where an access goes: the kind of resource and the memory object, if known."""
 

@@ -21,8 +21,8 @@ from xdsl.ir import Block, Operation
 from xdsl.traits import IsTerminator
 
 from passes.analysis.dependence import Dependence, DependenceKind
-from passes.analysis.frontier import MemoryFrontier
-from passes.analysis.summaries import OpSummaries
+from passes.analysis.frontier import BlockWrites, MemoryFrontier
+from passes.analysis.summaries import OpSummaries, window_read_tensor
 
 
 class DependenceGraph:
@@ -56,13 +56,27 @@ class DependenceGraph:
         summaries = summaries if summaries is not None else OpSummaries()
         frontier = MemoryFrontier(graph.add_edge)
         source_of, add_edge = graph._index.get, graph.add_edge
+        # The writes first: the window reads no write may touch are left out
+        # (their accesses, and windows, are not even computed).
+        read_tensors = [window_read_tensor(op) for op in graph.ops]
+        found = [
+            summaries.accesses(op) if tensor is None else ()
+            for op, tensor in zip(graph.ops, read_tensors, strict=True)
+        ]
+        writes = BlockWrites()
+        for accesses in found:
+            writes.add(accesses)
         for index, op in enumerate(graph.ops):
-            for value in summaries.uses(op):
+            # Region-free ops: their operands (a repeated one adds no edge twice).
+            for value in summaries.uses(op) if op.regions else op.operands:
                 # A block argument's owner, a block, is never in the index.
                 source = source_of(value.owner)  # pyright: ignore[reportArgumentType]
                 if source is not None and source < index:
                     add_edge(source, index, Dependence(DependenceKind.SSA, value))
-            accesses = summaries.accesses(op)
+            accesses = found[index]
+            tensor = read_tensors[index]
+            if tensor is not None and writes.may_write(tensor):
+                accesses = summaries.accesses(op)
             if accesses != ():
                 frontier.visit(index, accesses)
         graph.num_comparisons = frontier.num_comparisons

@@ -11,13 +11,13 @@ unknown effects.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from typing import cast
 
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import (
     EffectInstance,
     MemoryEffect,
@@ -72,6 +72,13 @@ def _window_effect(op_type: type[Operation]) -> MemoryEffectKind | None:
     return _WINDOW_TRAITS.get(type(traits[0]))
 
 
+def window_read_tensor(op: Operation) -> SSAValue | None:
+    """The tensor `op` reads, when reading one window of it is all `op` does."""
+    if _window_effect(type(op)) is not MemoryEffectKind.READ:
+        return None
+    return cast(TensorWindowAccess, op).accessed_tensor
+
+
 class AccessKind(Enum):
     """Whether an access reads or writes (allocations and frees count as writes)."""
 
@@ -112,11 +119,10 @@ class OpSummaries:
         found = self._uses.get(op)
         if found is None:
             values = list(op.operands)
+            is_inner = _defined_directly_in(op)
             for nested in _nested_ops(op):
                 values.extend(
-                    value
-                    for value in self.uses(nested)
-                    if not _is_defined_directly_in(value, op)
+                    value for value in self.uses(nested) if not is_inner(value)
                 )
             found = self._uses[op] = tuple(dict.fromkeys(values))
         return found
@@ -146,11 +152,12 @@ class OpSummaries:
         accesses: list[MemoryAccess] = []
         for trait in traits:
             if isinstance(trait, RecursiveMemoryEffect):
+                is_inner = _defined_directly_in(op)
                 for nested in _nested_ops(op):
                     inner = self.accesses(nested)
                     if inner is None:
                         return None
-                    accesses.extend(_seen_from_outside(a, op) for a in inner)
+                    accesses.extend(_seen_from_outside(a, is_inner) for a in inner)
                 continue
             effects = trait.get_effects(op)
             if effects is None:
@@ -166,11 +173,20 @@ def _nested_ops(op: Operation) -> Iterator[Operation]:
             yield from block.ops
 
 
-def _is_defined_directly_in(value: SSAValue, op: Operation) -> bool:
-    """Whether `value` is an argument of a block of `op`, or a result of an op in one."""
-    owner = value.owner
-    block = owner if isinstance(owner, Block) else owner.parent_block()
-    return block is not None and block.parent_op() is op
+def _defining_block(value: SSAValue) -> Block | None:
+    """The block of a result's op or of a block argument (`type() is`: fast)."""
+    if type(value) is OpResult:
+        return value.op.parent
+    return value.block if type(value) is BlockArgument else None
+
+
+def _defined_directly_in(op: Operation) -> Callable[[SSAValue], bool]:
+    """Whether a value is an argument of a block of `op`, or a result of an op in one."""
+    blocks = [block for region in op.regions for block in region.blocks]
+    if len(blocks) == 1:  # the common case: compare identities only
+        only = blocks[0]
+        return lambda value: _defining_block(value) is only
+    return lambda value: any(_defining_block(value) is block for block in blocks)
 
 
 def _access(op: Operation, effect: EffectInstance, forms: LinearForms) -> MemoryAccess:
@@ -186,14 +202,17 @@ def _access(op: Operation, effect: EffectInstance, forms: LinearForms) -> Memory
     return MemoryAccess(kind, effect.resource, value, window)
 
 
-def _seen_from_outside(access: MemoryAccess, op: Operation) -> MemoryAccess:
+def _seen_from_outside(
+    access: MemoryAccess, is_inner: Callable[[SSAValue], bool]
+) -> MemoryAccess:
     """
-    An access of an op in a block of `op`, as seen from outside `op`: the
-    offsets defined inside `op` unknown. The access is already seen from
-    outside the op in the block, so (the IR being in SSA form) only values
-    defined directly in a block of `op` are left to hide.
+    An access of an op in a block of an op, as seen from outside that op: the
+    offsets that depend on values defined inside it (`is_inner`) unknown.
+    The access is already seen from outside the op in the block, so (the IR
+    being in SSA form) only values defined directly in its blocks are left to
+    hide.
     """
-    window = access.window.hiding(lambda value: _is_defined_directly_in(value, op))
+    window = access.window.hiding(is_inner)
     if window is access.window:
         return access
     return MemoryAccess(access.kind, access.resource, access.value, window)

@@ -84,3 +84,36 @@ def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
     header, *rows = _table(markdown, "| family | param | ops in |")
     assert [row[0] for row in rows] == [case["family"] for case in cases]
     assert all(len(row) == len(header) for row in rows)
+
+
+def test_baseline_run_gives_ratios_g_and_h(tmp_path: Path):
+    """`--baseline` (here the checkout itself): (g) on the loops case, (h) on all."""
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bench",
+            "--smoke",
+            "--families",
+            "loops",
+            "nesting",
+            "--baseline",
+            str(ROOT),
+            "--out",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+        cwd=ROOT,
+    )
+    report = json.loads((tmp_path / "results.json").read_text())
+    for case in report["cases"]:
+        assert set(case["speedups"]) == {"lower", "canonicalize"}
+        assert all(speedup > 0 for speedup in case["speedups"].values())
+    (loops,) = (case for case in report["cases"] if case["family"] == "loops")
+    assert loops["medians"]["end_to_end_baseline"] > 0
+    targets = [check["target"] for check in report["targets"]]
+    assert sum(target.startswith("(g)") for target in targets) == 1
+    assert (
+        sum(target.startswith("(h)") for target in targets) == 4
+    )  # 2 families x 2 passes
