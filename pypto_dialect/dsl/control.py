@@ -485,7 +485,14 @@ def _literal(
     ):
         what = "a positive integer" if kind is int else "True or False"
         b.fail(node, f"expected {what} literal")
+    if isinstance(value, int) and value > _MAX_STAGE:
+        fit = f"does not fit in a 64-bit integer (1 to {_MAX_STAGE})"
+        b.fail(node, f"the literal {value} {fit}")
     return value
+
+
+_MAX_STAGE = 2**63 - 1
+"""`stages` is a signed 64-bit property (`IntegerAttr[I64]`)."""
 
 
 def code(statements: Sequence[ast.stmt]) -> list[ast.stmt]:

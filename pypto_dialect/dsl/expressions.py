@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    Signedness,
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -237,16 +238,21 @@ class ExpressionBuilder:
         value, node = literal.value, literal.node
         attr: Attribute
         if is_float_type(typ) and not isinstance(value, bool):
-            attr = FloatAttr(float(value), cast(AnyFloat, typ))
+            try:
+                number = float(value)
+            except OverflowError:
+                self.fail(
+                    node,
+                    f"the literal {value} does not fit in {self.type_name(typ)} "
+                    "(too large for a float)",
+                )
+            attr = FloatAttr(number, cast(AnyFloat, typ))
         elif typ == i1 and isinstance(value, bool):
             attr = IntegerAttr(int(value), i1)
         elif is_integer_type(typ) and typ != i1 and type(value) is int:
-            low, high = _integer_range(typ)
-            if not low <= value < high:
-                self.fail(
-                    node,
-                    f"the literal {value} is out of range for {self.type_name(typ)}",
-                )
+            misfit = literal_misfit(typ, value)
+            if misfit is not None:
+                self.fail(node, f"the literal {value} {misfit}")
             attr = IntegerAttr(value, cast(IndexType, typ))
         else:
             self.fail(node, f"the literal {value!r} cannot be a {self.type_name(typ)}")
@@ -437,11 +443,32 @@ def _build(op_type: type[Operation], operands: Sequence[SSAValue]) -> Operation:
     return op_type(*operands)  # pyright: ignore[reportCallIssue]
 
 
-def _integer_range(typ: Attribute) -> tuple[float, float]:
-    """`(min, max + 1)` of the literals of an integer type (`index`: any, as in xDSL)."""
+INDEX_BITS = 64
+"""The width of `index`: signed 64-bit, as the interpreter and the lowering's
+overflow check take it (xDSL's `IntegerAttr` would accept any `index` value)."""
+
+
+def literal_misfit(typ: Attribute, value: int) -> str | None:
+    """Why `value` cannot be an integer constant of `typ` (its width and range), if not."""
+    low, high = _integer_range(typ)
+    if low <= value < high:
+        return None
+    if isinstance(typ, IndexType):
+        return f"does not fit in a {INDEX_BITS}-bit index ({low} to {high - 1})"
+    width = cast(IntegerType[Any, Any], typ).width.data
+    where = annotation_text(typ)
+    return f"does not fit in {where} ({width} bits: {low} to {high - 1})"
+
+
+def _integer_range(typ: Attribute) -> tuple[int, int]:
+    """
+    `(min, max + 1)` of the literals of an integer type: what xDSL's
+    `IntegerAttr` accepts for an `iN` (signless: the signed and the unsigned
+    ranges), the signed 64-bit range for `index`.
+    """
     if isinstance(typ, IntegerType):
         return cast(IntegerType[Any, Any], typ).value_range()
-    return -math.inf, math.inf
+    return IntegerType(INDEX_BITS, Signedness.SIGNED).value_range()
 
 
 _SPECIAL_FLOATS = ("inf", "-inf", "nan")

@@ -27,7 +27,7 @@ from pypto_dialect.dsl.annotations import (
 )
 from pypto_dialect.dsl.arguments import membership_text
 from pypto_dialect.dsl.errors import fail
-from pypto_dialect.dsl.expressions import float_literal_text
+from pypto_dialect.dsl.expressions import float_literal_text, literal_misfit
 from pypto_dialect.dsl.naming import Names, is_python_name
 from pypto_dialect.dsl.tables import (
     EXPORT_CALLS,
@@ -102,6 +102,8 @@ def _literal(op: arith.ConstantOp) -> LiteralValue:
     if not isinstance(value, IntegerAttr):
         fail(op, "has no PyPTO form (only scalar constants have one)")
     number = value.value.data
+    if (misfit := literal_misfit(op.result.type, number)) is not None:
+        fail(op, f"has no PyPTO form: {number} {misfit}")
     return bool(number) if op.result.type == i1 else number
 
 

@@ -8,11 +8,12 @@
 Per `pypto.pipeline`: the engines' busy time, the resource bound, the
 modelled time per original iteration and the efficiency, before and after
 `--passes`, and the peak bytes per memory space against the capacities
-(`passes.pipeline_report`, on the engine model of `passes.analysis`).
-`--trace` writes Chrome trace-event JSON (one track per engine), `--plot` a
-swimlane picture (needs matplotlib: the `report` extra), `--suggest-stages`
-the stages advisor. Problems are `error:` lines on stderr and exit code 1,
-never a traceback; any other exception is an internal error (exit code 70).
+(`passes.pipeline_report`, rendered by `passes.pipeline_report_text`, on
+the engine model of `passes.analysis`). `--trace` writes Chrome trace-event
+JSON (one track per engine), `--plot` a swimlane picture (needs matplotlib:
+the `report` extra), `--suggest-stages` the stages advisor. Problems are
+`error:` lines on stderr and exit code 1, never a traceback; any other
+exception is an internal error (exit code 70).
 """
 
 from __future__ import annotations
@@ -48,11 +49,10 @@ from passes.pipeline_report import (
     LoopReport,
     StagesAdvisor,
     pass_pipeline,
-    render_advice,
-    render_report,
     report_json,
     run_report,
 )
+from passes.pipeline_report_text import render_advice, render_report
 from pypto_dialect.checked import OpSpans, parse_module, verify_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.dsl import parse_pypto

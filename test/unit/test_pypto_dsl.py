@@ -14,9 +14,11 @@ from io import BytesIO, StringIO
 from pathlib import Path
 
 import pytest
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     FileLineColLoc,
     IndexType,
+    IntegerAttr,
     ModuleOp,
     bf16,
     f16,
@@ -187,6 +189,82 @@ def test_a_tile_with_a_memref_is_an_error() -> None:
         "a tile with a MemRef ('buf') is not supported: expected a memory space or "
         "pl.TileView(...)"
     )
+
+
+INDEX_RANGE = "(-9223372036854775808 to 9223372036854775807)"
+BIG = 100000000000000000000000
+
+
+@pytest.mark.parametrize(
+    ("body", "where", "message"),
+    [
+        (
+            f"for i in pl.range({BIG}):\n    pass",
+            "k.py:8:27",
+            f"the literal {BIG} does not fit in a 64-bit index {INDEX_RANGE}",
+        ),
+        (
+            f"for i in pl.pipeline(0, {BIG}, stage=2):\n    pass",
+            "k.py:8:33",
+            f"the literal {BIG} does not fit in a 64-bit index {INDEX_RANGE}",
+        ),
+        (
+            "for i in pl.range(-9223372036854775809, 4):\n    pass",
+            "k.py:8:27",
+            "the literal -9223372036854775809 does not fit in a 64-bit index "
+            + INDEX_RANGE,
+        ),
+        (
+            "for i in pl.pipeline(8, stage=9223372036854775808):\n    pass",
+            "k.py:8:39",
+            "the literal 9223372036854775808 does not fit in a 64-bit integer "
+            "(1 to 9223372036854775807)",
+        ),
+        (
+            "c: pl.Scalar[pl.INT8] = 256",
+            "k.py:8:33",
+            "the literal 256 does not fit in pl.Scalar[pl.INT8] (8 bits: -128 to 255)",
+        ),
+        (
+            "c: pl.Scalar[pl.INT64] = 18446744073709551616",
+            "k.py:8:34",
+            "the literal 18446744073709551616 does not fit in pl.Scalar[pl.INT64] "
+            "(64 bits: -9223372036854775808 to 18446744073709551615)",
+        ),
+        (
+            f"c: pl.Scalar[pl.FP32] = {10**400}",
+            "k.py:8:33",
+            f"the literal {10**400} does not fit in pl.Scalar[pl.FP32] "
+            "(too large for a float)",
+        ),
+    ],
+    ids=["range", "pipeline", "negative", "stage", "i8", "i64", "f32"],
+)
+def test_an_integer_literal_that_does_not_fit_is_a_located_error(
+    body: str, where: str, message: str
+) -> None:
+    with pytest.raises(ParseError) as info:
+        parse_pypto(CTX, program(body), "k.py")
+    assert info.value.msg == message
+    assert str(info.value).startswith(f"{where}\n")
+
+
+def test_integer_literals_at_the_edges_of_their_range_fit() -> None:
+    module = parse_pypto(
+        CTX,
+        program(
+            "for i in pl.pipeline(-9223372036854775808, 9223372036854775807, "
+            "stage=9223372036854775807):\n"
+            "    c: pl.Scalar[pl.INT8] = -128\n"
+            "    d: pl.Scalar[pl.INT8] = 255"
+        ),
+    )
+    values = [
+        op.value.value.data
+        for op in walk_ops(module)
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr)
+    ]
+    assert values == [-9223372036854775808, 9223372036854775807, 1, -128, -1]
 
 
 def test_an_open_tile_annotation_takes_the_space_of_the_op() -> None:
