@@ -24,13 +24,13 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 from xdsl.transforms.scf_for_loop_unroll import ScfForLoopUnrollPass
 
-from bench.cases import Case, count_ops, parse
+from bench.cases import MAX_COPIES, Case, count_ops, parse
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.context import pypto_context
 from pypto_dialect.walks import walk_ops
 
-PIPELINE = "lower-pipeline-loops,canonicalize-io-order"
+PIPELINE = f"lower-pipeline-loops{{max-copies={MAX_COPIES}}},canonicalize-io-order"
 BASELINE_PHASE = "end_to_end_baseline"
 """`end_to_end` with the project imported from a baseline checkout (ratio (g))."""
 SEPARATE = ("lower_separate", "canonicalize_separate")
@@ -95,7 +95,8 @@ def _measure_once(case: Case, watch: _Stopwatch, first: bool) -> None:
     """One run of the phases; the first run also counts ops and verifies."""
     ctx = pypto_context()
     result = watch.measurement
-    lower, canonicalize = LowerPipelineLoopsPass(), CanonicalizeIOOrderPass()
+    lower = LowerPipelineLoopsPass(max_copies=MAX_COPIES)
+    canonicalize = CanonicalizeIOOrderPass()
     module = watch.time("parse", lambda: parse(ctx, case.text))
     if first:
         result.ops_in = count_ops(module)
@@ -183,7 +184,7 @@ def _measure_against_baseline(
             for root, phases in ((_ROOT, SEPARATE), (baseline, SEPARATE_BASELINE)):
                 environment = os.environ | {"PYTHONPATH": str(root.resolve())}
                 found = subprocess.run(
-                    [sys.executable, str(_PASS_TIMES), str(path), "1"],
+                    [sys.executable, str(_PASS_TIMES), str(path), "1", str(MAX_COPIES)],
                     check=True,
                     capture_output=True,
                     text=True,

@@ -4,7 +4,7 @@ checkouts (ratio (h)): run as a script with a checkout's root on
 `PYTHONPATH`, it imports `passes` and `pypto_dialect` from there and nothing
 from `bench`, so any revision with the two passes can be measured.
 
-    PYTHONPATH=CHECKOUT python bench/pass_times.py INPUT.mlir RUNS
+    PYTHONPATH=CHECKOUT python bench/pass_times.py INPUT.mlir RUNS MAX_COPIES
 
 prints `{"lower": [seconds, ...], "canonicalize": [...]}`: RUNS timed runs
 after an untimed one, each on a fresh parse, after a full collection.
@@ -25,7 +25,7 @@ from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.context import pypto_context
 
 
-def main(path: str, runs: int) -> None:
+def main(path: str, runs: int, max_copies: int) -> None:
     """Print the samples of both passes on the module at `path`."""
     ctx = pypto_context()
     text = Path(path).read_text()
@@ -33,7 +33,7 @@ def main(path: str, runs: int) -> None:
     for run in range(runs + 1):
         module = Parser(ctx, text).parse_module()
         for phase, apply in (
-            ("lower", LowerPipelineLoopsPass().apply),
+            ("lower", LowerPipelineLoopsPass(max_copies=max_copies).apply),
             ("canonicalize", CanonicalizeIOOrderPass().apply),
         ):
             gc.collect()
@@ -45,4 +45,4 @@ def main(path: str, runs: int) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], int(sys.argv[2]))
+    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))

@@ -235,7 +235,12 @@ class _WindowIndex:
                 return num_indexed
             return num_indexed - len(group) + group.count_overlapping(dim)
 
-        d, dim, symbolic = min(known, key=lambda k: num_candidates(*k))
+        # 1-D windows (the common case) have one dimension to choose from.
+        d, dim, symbolic = (
+            known[0]
+            if len(known) == 1
+            else min(known, key=lambda k: num_candidates(*k))
+        )
         found = list(self._unindexed.values())
         for group_symbolic, group in self._dims[d].items():
             if group_symbolic == symbolic:
