@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).parents[2]
 FAMILIES = {
@@ -33,23 +34,15 @@ def _table(markdown: str, header: str) -> list[list[str]]:
     return [rows[0], *rows[2:]]
 
 
+def _smoke_run(out: Path, *options: str) -> dict[str, Any]:
+    """`python -m bench --smoke` with `options`; its `results.json`."""
+    command = [sys.executable, "-m", "bench", "--smoke", *options, "--out", str(out)]
+    subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
+    return json.loads((out / "results.json").read_text())
+
+
 def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench",
-            "--smoke",
-            "--stages",
-            "4",
-            "--out",
-            str(tmp_path),
-        ],
-        check=True,
-        capture_output=True,
-        cwd=ROOT,
-    )
-    report = json.loads((tmp_path / "results.json").read_text())
+    report = _smoke_run(tmp_path, "--stages", "4")
     cases = report["cases"]
     assert sorted(case["family"] for case in cases) == sorted(FAMILIES)
     for case in cases:
@@ -88,25 +81,9 @@ def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
 
 def test_baseline_run_gives_ratios_g_and_h(tmp_path: Path):
     """`--baseline` (here the checkout itself): (g) on the loops case, (h) on all."""
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench",
-            "--smoke",
-            "--families",
-            "loops",
-            "nesting",
-            "--baseline",
-            str(ROOT),
-            "--out",
-            str(tmp_path),
-        ],
-        check=True,
-        capture_output=True,
-        cwd=ROOT,
+    report = _smoke_run(
+        tmp_path, "--families", "loops", "nesting", "--baseline", str(ROOT)
     )
-    report = json.loads((tmp_path / "results.json").read_text())
     for case in report["cases"]:
         assert set(case["speedups"]) == {"lower", "canonicalize"}
         assert all(speedup > 0 for speedup in case["speedups"].values())
