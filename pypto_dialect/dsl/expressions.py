@@ -247,6 +247,13 @@ class ExpressionBuilder:
                     "(too large for a float)",
                 )
             attr = FloatAttr(number, cast(AnyFloat, typ))
+            if math.isfinite(number) and not math.isfinite(attr.value.data):
+                # The attribute holds the value rounded to its type.
+                self.fail(
+                    node,
+                    f"the literal {value} does not fit in {self.type_name(typ)} "
+                    "(it rounds to an infinity)",
+                )
         elif typ == i1 and isinstance(value, bool):
             attr = IntegerAttr(int(value), i1)
         elif is_integer_type(typ) and typ != i1 and type(value) is int:

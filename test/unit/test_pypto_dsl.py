@@ -7,6 +7,7 @@ the xDSL plugin).
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 import textwrap
@@ -17,6 +18,7 @@ import pytest
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     FileLineColLoc,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     ModuleOp,
@@ -237,8 +239,30 @@ BIG = 100000000000000000000000
             f"the literal {10**400} does not fit in pl.Scalar[pl.FP32] "
             "(too large for a float)",
         ),
+        (
+            "c: pl.Scalar[pl.FP32] = 1e39",
+            "k.py:8:33",
+            "the literal 1e+39 does not fit in pl.Scalar[pl.FP32] "
+            "(it rounds to an infinity)",
+        ),
+        (
+            "c: pl.Scalar[pl.FP16] = -100000",
+            "k.py:8:33",
+            "the literal -100000 does not fit in pl.Scalar[pl.FP16] "
+            "(it rounds to an infinity)",
+        ),
     ],
-    ids=["range", "pipeline", "negative", "stage", "i8", "i64", "f32"],
+    ids=[
+        "range",
+        "pipeline",
+        "negative",
+        "stage",
+        "i8",
+        "i64",
+        "f32",
+        "f32-inf",
+        "f16",
+    ],
 )
 def test_an_integer_literal_that_does_not_fit_is_a_located_error(
     body: str, where: str, message: str
@@ -265,6 +289,25 @@ def test_integer_literals_at_the_edges_of_their_range_fit() -> None:
         if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr)
     ]
     assert values == [-9223372036854775808, 9223372036854775807, 1, -128, -1]
+
+
+def test_float_literals_up_to_the_largest_finite_value_fit() -> None:
+    module = parse_pypto(
+        CTX,
+        program(
+            "c: pl.Scalar[pl.FP16] = 65504\n"
+            "d: pl.Scalar[pl.FP32] = -3.4e38\n"
+            "e: pl.Scalar[pl.BF16] = 3.3e38"
+        ),
+    )
+    values = [
+        op.value.value.data
+        for op in walk_ops(module)
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, FloatAttr)
+    ]
+    # Rounded to their types (3.3e38 is 3.2953e38 in bf16), but finite.
+    assert len(values) == 3 and all(math.isfinite(v) for v in values)
+    assert values[0] == 65504.0 and values[1] < -3.3e38 < 3.2e38 < values[2]
 
 
 def test_an_open_tile_annotation_takes_the_space_of_the_op() -> None:
