@@ -273,38 +273,35 @@ def test_an_integer_literal_that_does_not_fit_is_a_located_error(
     assert str(info.value).startswith(f"{where}\n")
 
 
-def test_integer_literals_at_the_edges_of_their_range_fit() -> None:
-    module = parse_pypto(
-        CTX,
-        program(
-            "for i in pl.pipeline(-9223372036854775808, 9223372036854775807, "
-            "stage=9223372036854775807):\n"
-            "    c: pl.Scalar[pl.INT8] = -128\n"
-            "    d: pl.Scalar[pl.INT8] = 255"
-        ),
-    )
-    values = [
+def _constants(
+    body: str, attr_type: type[IntegerAttr] | type[FloatAttr]
+) -> list[float]:
+    """The values of the `arith.constant`s of `attr_type` that `body` builds."""
+    return [
         op.value.value.data
-        for op in walk_ops(module)
-        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr)
+        for op in walk_ops(parse_pypto(CTX, program(body)))
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, attr_type)
     ]
+
+
+def test_integer_literals_at_the_edges_of_their_range_fit() -> None:
+    values = _constants(
+        "for i in pl.pipeline(-9223372036854775808, 9223372036854775807, "
+        "stage=9223372036854775807):\n"
+        "    c: pl.Scalar[pl.INT8] = -128\n"
+        "    d: pl.Scalar[pl.INT8] = 255",
+        IntegerAttr,
+    )
     assert values == [-9223372036854775808, 9223372036854775807, 1, -128, -1]
 
 
 def test_float_literals_up_to_the_largest_finite_value_fit() -> None:
-    module = parse_pypto(
-        CTX,
-        program(
-            "c: pl.Scalar[pl.FP16] = 65504\n"
-            "d: pl.Scalar[pl.FP32] = -3.4e38\n"
-            "e: pl.Scalar[pl.BF16] = 3.3e38"
-        ),
+    values = _constants(
+        "c: pl.Scalar[pl.FP16] = 65504\n"
+        "d: pl.Scalar[pl.FP32] = -3.4e38\n"
+        "e: pl.Scalar[pl.BF16] = 3.3e38",
+        FloatAttr,
     )
-    values = [
-        op.value.value.data
-        for op in walk_ops(module)
-        if isinstance(op, arith.ConstantOp) and isinstance(op.value, FloatAttr)
-    ]
     # Rounded to their types (3.3e38 is 3.2953e38 in bf16), but finite.
     assert len(values) == 3 and all(math.isfinite(v) for v in values)
     assert values[0] == 65504.0 and values[1] < -3.3e38 < 3.2e38 < values[2]
