@@ -24,7 +24,7 @@ from passes.analysis import (
     OpSummaries,
 )
 from passes.analysis.frontier import is_noalias_argument
-from passes.analysis.windows import LinearForms, access_window
+from passes.analysis.windows import LinearForm, LinearForms, access_window
 from passes.io_order_policy import ScheduleKey
 from passes.scheduling import priority_order
 from pypto_dialect.context import pypto_context
@@ -526,3 +526,40 @@ def test_random_accesses_stay_near_linear():
     graph = _one_tensor(accesses, 32)
     bound = graph.num_edges + N * math.ceil(math.log2(N))
     assert graph.num_comparisons <= bound
+
+
+class _CountingForms(LinearForms):
+    """Linear forms that count the values asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    def of(self, value: SSAValue) -> LinearForm:
+        self.asked += 1
+        return super().of(value)
+
+
+def _reads_and_stores(written: int) -> tuple[DependenceGraph, _CountingForms]:
+    """N loads of %x, then N stores to tensor `written` (1: %y, 2: the carried %v)."""
+    entry, body = _pipeline_body(TENSOR, [(8, 8)])
+    x, tile, i = entry.args[0], entry.args[3], body.args[0]
+    tensors = (x, entry.args[1], body.args[1])
+    for k in range(N // 10):
+        _access(body, False, x, tile, [_offset(entry, body, i, 8 * k)] * 2)
+    for k in range(N // 10):
+        offset = _offset(entry, body, i, 8 * k)
+        _access(body, True, tensors[written], tile, [offset] * 2)
+    forms = _CountingForms()
+    return DependenceGraph.build(body, OpSummaries(forms)), forms
+
+
+def test_reads_no_write_may_touch_compute_no_window():
+    # %y is another argument: only the stores' windows are computed.
+    graph, forms = _reads_and_stores(written=1)
+    assert forms.asked == 2 * (N // 10)
+    assert _memory_edges(graph) == 0
+    # The carried %v may alias %x: every load is compared, and ordered.
+    graph, forms = _reads_and_stores(written=2)
+    assert forms.asked == 4 * (N // 10)
+    assert _memory_edges(graph) > 0
