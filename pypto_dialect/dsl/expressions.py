@@ -425,6 +425,13 @@ class ExpressionBuilder:
         if isinstance(node, ast.Constant) and isinstance(
             node.value, bool | int | float
         ):
+            if isinstance(node.value, float) and math.isinf(node.value):
+                # Python reads `1e400` as an infinity: no literal means one.
+                self.fail(
+                    node,
+                    "the float literal is too large: it rounds to an infinity "
+                    '(write float("inf") for one)',
+                )
             return node.value
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
             inner = self._literal(node.operand)

@@ -251,6 +251,12 @@ BIG = 100000000000000000000000
             "the literal -100000 does not fit in pl.Scalar[pl.FP16] "
             "(it rounds to an infinity)",
         ),
+        (
+            "c: pl.Scalar[pl.FP32] = 1e400",
+            "k.py:8:33",
+            "the float literal is too large: it rounds to an infinity "
+            '(write float("inf") for one)',
+        ),
     ],
     ids=[
         "range",
@@ -262,9 +268,10 @@ BIG = 100000000000000000000000
         "f32",
         "f32-inf",
         "f16",
+        "python-inf",
     ],
 )
-def test_an_integer_literal_that_does_not_fit_is_a_located_error(
+def test_a_literal_that_does_not_fit_is_a_located_error(
     body: str, where: str, message: str
 ) -> None:
     with pytest.raises(ParseError) as info:
