@@ -21,6 +21,7 @@ from xdsl.ir.core import OpT
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from passes.cloning import clone_op
 from passes.demote import demote_to_scf_for
 from pypto_dialect.constants import constant_int
 from pypto_dialect.pipeline import PipelineOp, YieldOp
@@ -89,15 +90,6 @@ _INDEX = IndexType()
 def _index_attr(value: int) -> IntegerAttr[IndexType]:
     """The `index` attribute of `value` (attributes are immutable: shared)."""
     return IntegerAttr(value, _INDEX)
-
-
-def _clone(op: Operation, mapper: dict[SSAValue, SSAValue]) -> Operation:
-    """
-    A copy of `op` with its operands mapped, recording its results in
-    `mapper`. Without regions, operands are set once (`Operation.clone` sets
-    them empty, then walks the copy to set them again).
-    """
-    return op.clone(mapper) if op.regions else op.clone_without_regions(mapper)
 
 
 def _with_suffix(name: str | None, suffix: str) -> str | None:
@@ -202,7 +194,7 @@ class _Unrolling:
             mapper: dict[SSAValue, SSAValue] = dict(
                 zip(self.body_args, (index, *carried), strict=True)
             )
-            builder.insert([_clone(body_op, mapper) for body_op in self.body_ops])
+            builder.insert([clone_op(body_op, mapper) for body_op in self.body_ops])
             copies.append(mapper)
             carried = tuple(mapper.get(value, value) for value in self.yielded)
         self.annotate(copies)

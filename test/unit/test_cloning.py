@@ -1,0 +1,142 @@
+"""
+`clone_op` makes what `Operation.clone` makes: the same printed op
+(locations and name hints included) and sound use lists, on every op of the
+examples and the lit inputs, and on regions whose values are used before
+their definition or whose blocks branch to each other.
+"""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from ir_integrity import check_links
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError, VerifyException
+
+from passes.cloning import clone_op
+from pypto_dialect.context import pypto_context
+from pypto_dialect.walks import walk_ops
+
+ROOT = Path(__file__).parents[2]
+INPUT = re.compile(r"RUN: (xdsl-opt|pypto-opt)[^|]* %s")
+"""A lit file whose own text is a tool's input (not a PyPTO program)."""
+
+
+def _sound_inputs() -> list[tuple[str, str]]:
+    """The modules of the examples and of the lit inputs that parse and verify."""
+    files = [
+        *ROOT.glob("examples/*.mlir"),
+        *(ROOT / "test" / "filecheck").rglob("*.mlir"),
+    ]
+    found: list[tuple[str, str]] = []
+    for path in sorted(files):
+        if "Output" in path.parts:  # lit's outputs
+            continue
+        text = path.read_text()
+        if path.parent.name != "examples" and not INPUT.search(text):
+            continue
+        for k, chunk in enumerate(text.split("// -----")):
+            try:
+                _parsed(chunk).verify()
+            except (ParseError, VerifyException):
+                continue  # a case of an error test
+            found.append((f"{path.stem}-{k}", chunk))
+    return found
+
+
+REGIONS = """
+"test.graph"() ({
+  "test.use"(%later, %outer) : (i32, i32) -> ()
+  %later = "test.def"() {"tag" = 1 : i64} : () -> i32
+}) : () -> ()
+"test.cfg"() ({
+^entry(%a: i32):
+  "test.br"(%a) [^next] : (i32) -> ()
+^next:
+  %b = "test.def"() : () -> i32
+  "test.br"(%b) [^entry] : (i32) -> ()
+}) : () -> ()
+"""
+
+
+def _generic(op: Operation) -> str:
+    """`op` in generic form with locations; values named by first appearance."""
+    stream = StringIO()
+    Printer(stream, print_generic_format=True, print_debuginfo=True).print_op(op)
+    return stream.getvalue()
+
+
+def _parsed(text: str) -> ModuleOp:
+    return Parser(pypto_context(allow_unregistered=True), text).parse_module()
+
+
+def _assert_clones_like_xdsl(module: ModuleOp) -> None:
+    """Every op of `module`, cloned both ways, prints alike; the links hold."""
+    ops = [op for op in walk_ops(module) if op is not module]
+    for op in ops:
+        ours_mapper: dict[SSAValue, SSAValue] = {}
+        ours, theirs = clone_op(op, ours_mapper), op.clone()
+        assert _generic(ours) == _generic(theirs), op.name
+        assert [ours_mapper[result] for result in op.results] == list(ours.results)
+        theirs.erase()
+        # Inserted beside the original, the copy's uses are part of the module.
+        block = op.parent_block()
+        assert block is not None
+        block.insert_op_before(ours, op)
+    check_links(module)
+
+
+SOUND_INPUTS = _sound_inputs()
+
+
+def test_the_corpus_is_not_empty():
+    assert len(SOUND_INPUTS) > 50
+
+
+@pytest.mark.parametrize(
+    "text", [text for _, text in SOUND_INPUTS], ids=[name for name, _ in SOUND_INPUTS]
+)
+def test_copies_match_operation_clone(text: str):
+    _assert_clones_like_xdsl(_parsed(text))
+
+
+def _top_ops(module: ModuleOp) -> list[Operation]:
+    return list(module.body.block.ops)
+
+
+def test_regions_with_uses_before_definitions_and_successors():
+    module = _parsed(f'%outer = "test.def"() : () -> i32\n{REGIONS}')
+    outer, graph, cfg = _top_ops(module)
+    graph_copy, cfg_copy = clone_op(graph, {}), clone_op(cfg, {})
+    use, definition = graph_copy.regions[0].block.ops
+    assert tuple(use.operands) == (definition.results[0], outer.results[0])
+    entry, following = cfg_copy.regions[0].blocks
+    assert entry.ops.last is not None and following.ops.last is not None
+    assert list(entry.ops.last.successors) == [following]
+    assert list(following.ops.last.successors) == [entry]
+    module.body.block.add_ops([graph_copy, cfg_copy])
+    check_links(module)
+    _assert_clones_like_xdsl(module)
+
+
+def test_operands_go_through_the_mapper():
+    module = _parsed(
+        '%outer = "test.def"() : () -> i32\n%other = "test.def"() : () -> i32\n'
+        + REGIONS
+    )
+    outer, other, graph, _ = _top_ops(module)
+    mapper: dict[SSAValue, SSAValue] = {outer.results[0]: other.results[0]}
+    copy = clone_op(graph, mapper)
+    use, definition = copy.regions[0].block.ops
+    assert use.operands[1] is other.results[0]
+    original_definition = graph.regions[0].block.ops.last
+    assert original_definition is not None
+    assert mapper[original_definition.results[0]] is definition.results[0]
+    module.body.block.add_op(copy)
+    check_links(module)
