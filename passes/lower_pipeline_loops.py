@@ -174,11 +174,12 @@ class MembershipTagger:
             (outer for outer in ancestors(op) if outer.has_trait(IsolatedFromAbove)),
             None,
         )
+        policy = op.policy
         tagged = tuple(
             (nested.results[0], nested.attributes.get(MEMBERSHIP_ATTR_NAME))
             for top in op.body.block.ops
             for nested in walk_ops(top)
-            if _gets_membership(nested, op.policy)
+            if _gets_membership(nested, policy)
         )
         return _LoopTagger(self, scope, tagged)
 

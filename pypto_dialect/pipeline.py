@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
+from functools import lru_cache
 from itertools import chain
 
 from xdsl.dialects.builtin import I64, BoolAttr, IndexType, IntegerAttr, i64
@@ -55,6 +56,12 @@ _TRUE = IntegerAttr.from_bool(True)
 _FALSE = IntegerAttr.from_bool(False)
 
 
+@lru_cache(maxsize=64)
+def _stages_attr(stages: int) -> IntegerAttr[I64]:
+    """`stages` as an i64 attribute (attributes are immutable: one per value)."""
+    return IntegerAttr(stages, i64)
+
+
 @dataclass(frozen=True)
 class PipelinePolicy:
     """
@@ -69,10 +76,12 @@ class PipelinePolicy:
 
     def changed(self) -> dict[str, bool]:
         """The properties that differ from the defaults, by name, in field order."""
+        if self == DEFAULT_POLICY:
+            return {}
         return {
             name: value
-            for name, value in dataclasses.asdict(self).items()
-            if value != getattr(DEFAULT_POLICY, name)
+            for name in _POLICY_NAMES
+            if (value := getattr(self, name)) != getattr(DEFAULT_POLICY, name)
         }
 
 
@@ -202,11 +211,10 @@ class PipelineOp(IRDLOperation):
         if isinstance(body, Block):
             body = [body]
         properties: dict[str, Attribute] = {
-            "stages": IntegerAttr(stages, i64) if isinstance(stages, int) else stages
+            "stages": _stages_attr(stages) if isinstance(stages, int) else stages
         }
         properties |= {
-            name: IntegerAttr.from_bool(value)
-            for name, value in policy.changed().items()
+            name: _TRUE if value else _FALSE for name, value in policy.changed().items()
         }
         super().__init__(
             operands=[lb, ub, step, iter_args],
