@@ -6,7 +6,6 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum, auto
-from functools import lru_cache
 from itertools import chain
 
 from xdsl.dialects.builtin import I64, BoolAttr, IndexType, IntegerAttr, i64
@@ -54,12 +53,6 @@ from pypto_dialect.walks import ancestors
 
 _TRUE = IntegerAttr.from_bool(True)
 _FALSE = IntegerAttr.from_bool(False)
-
-
-@lru_cache(maxsize=64)
-def _stages_attr(stages: int) -> IntegerAttr[I64]:
-    """`stages` as an i64 attribute (attributes are immutable: one per value)."""
-    return IntegerAttr(stages, i64)
 
 
 @dataclass(frozen=True)
