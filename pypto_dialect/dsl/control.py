@@ -22,17 +22,16 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from pypto_dialect.attributes import MembershipAttr
 from pypto_dialect.dsl.annotations import pl_path
 from pypto_dialect.dsl.arguments import apply_membership
 from pypto_dialect.dsl.expressions import (
     ExpressionBuilder,
     Hidden,
-    Literal,
     Operand,
     Scope,
 )
-from pypto_dialect.pipeline import DEFAULT_POLICY, PipelineOp, PipelinePolicy, YieldOp
+from pypto_dialect.dsl.loop_headers import LoopHeader, counted
+from pypto_dialect.pipeline import PipelineOp, YieldOp
 from pypto_dialect.types import TensorType
 
 
@@ -146,7 +145,7 @@ class ControlFlowBuilder(ExpressionBuilder):
     def for_loop(self, node: ast.For) -> None:
         if node.orelse:
             self.fail(node.orelse[0], "for ... else is not supported")
-        loop = _Loop.read(self, node)
+        loop = LoopHeader.read(self, node)
         induction, carried = loop.targets(self)
         body = Block(
             arg_types=[IndexType(), *(v.type for v in loop.inits if not _is_tensor(v))]
@@ -180,7 +179,7 @@ class ControlFlowBuilder(ExpressionBuilder):
         self._bind_results(branch.yield_, loop.inits, iter(op.results))
 
     def _loop_yield(
-        self, node: ast.For, loop: _Loop, branch: _Branch
+        self, node: ast.For, loop: LoopHeader, branch: _Branch
     ) -> list[SSAValue]:
         """The non-tensor values the body yields, checked against `init_values`."""
         count = len(branch.operands)
@@ -188,14 +187,14 @@ class ControlFlowBuilder(ExpressionBuilder):
             self.fail(
                 node,
                 f"the loop body must end with {self.alias}.yield_(...) of "
-                f"{_count(len(loop.inits), 'value')}, one per init_values",
+                f"{counted(len(loop.inits), 'value')}, one per init_values",
             )
         if count != len(loop.inits):
             assert branch.yield_ is not None
             self.fail(
                 branch.yield_.call,
-                f"{self.alias}.yield_ gives {_count(count, 'value')} for "
-                f"{_count(len(loop.inits), 'init_value')}",
+                f"{self.alias}.yield_ gives {counted(count, 'value')} for "
+                f"{counted(len(loop.inits), 'init_value')}",
             )
         yielded: list[SSAValue] = []
         with self.inside(branch.block, branch.scope):
@@ -345,8 +344,8 @@ class ControlFlowBuilder(ExpressionBuilder):
         if len(trailing.targets) != len(carried):
             self.fail(
                 trailing.node,
-                f"{_count(len(trailing.targets), 'target')} for "
-                f"{_count(len(carried), 'yielded value')}",
+                f"{counted(len(trailing.targets), 'target')} for "
+                f"{counted(len(carried), 'yielded value')}",
             )
         for target, value in zip(trailing.targets, carried, strict=True):
             self.bind(target, value if _is_tensor(value) else next(results))
@@ -387,114 +386,6 @@ class ControlFlowBuilder(ExpressionBuilder):
             self.scope.bindings[name] = Hidden(reason)
 
 
-@dataclass(frozen=True)
-class _Loop:
-    """The iterable of a for loop: `pl.range(...)` or `pl.pipeline(...)`."""
-
-    node: ast.For
-    lb: SSAValue
-    ub: SSAValue
-    step: SSAValue
-    inits: list[SSAValue]
-    stages: int | None
-    """None for `pl.range`."""
-    policy: PipelinePolicy
-    membership: MembershipAttr | None
-
-    @classmethod
-    def read(cls, b: ControlFlowBuilder, node: ast.For) -> _Loop:
-        call = node.iter
-        path = pl_path(call.func, b.alias) if isinstance(call, ast.Call) else None
-        if not isinstance(call, ast.Call) or path not in (("range",), ("pipeline",)):
-            b.fail(
-                node.iter,
-                f"a for loop must iterate over {b.alias}.range(...) or "
-                f"{b.alias}.pipeline(...)",
-            )
-        arguments = b.arguments(call)
-        arguments.expect(1, 3)
-        membership = arguments.membership()
-        given = arguments.positional
-        start, stop, step = [*([None] if len(given) == 1 else []), *given, None][:3]
-        lb = b.index(start) if start else b.constant(Literal(0, call), IndexType())
-        assert stop is not None
-        ub = b.index(stop)
-        step_value = (
-            b.index(step) if step else b.constant(Literal(1, call), IndexType())
-        )
-        inits_node = arguments.keyword("init_values")
-        if inits_node is not None and not isinstance(inits_node, ast.Tuple | ast.List):
-            b.fail(inits_node, "init_values must be a tuple of values")
-        inits = [b.value(init) for init in inits_node.elts] if inits_node else []
-        pipeline = path == ("pipeline",)
-        options = {name: arguments.keyword(name) for name in _PIPELINE_OPTIONS}
-        stages: int | None = None
-        if pipeline:
-            stages = _literal(b, options.pop("stage"), int, 1)
-        for name, option in options.items():
-            if option is not None and not pipeline:
-                b.fail(option, f"{name}= is only valid for {b.alias}.pipeline(...)")
-        policy = PipelinePolicy(
-            **{
-                name: _literal(b, option, bool, getattr(DEFAULT_POLICY, name))
-                for name, option in options.items()
-                if name != "stage"
-            }
-        )
-        arguments.finish()
-        return cls(node, lb, ub, step_value, inits, stages, policy, membership)
-
-    def targets(self, b: ControlFlowBuilder) -> tuple[ast.Name, list[ast.Name]]:
-        """The induction variable and the names of the loop-carried values."""
-        target = self.node.target
-        if not self.inits:
-            if not isinstance(target, ast.Name):
-                b.fail(
-                    target, "a loop without init_values takes one name: for i in ..."
-                )
-            return target, []
-        if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
-            b.fail(target, "a loop with init_values takes: for i, (a, b, ...) in ...")
-        induction, carried = target.elts
-        names = carried.elts if isinstance(carried, ast.Tuple) else [carried]
-        if len(names) != len(self.inits):
-            b.fail(
-                carried,
-                f"{_count(len(names), 'loop-carried name')} for "
-                f"{_count(len(self.inits), 'init_value')}",
-            )
-        for name in (induction, *names):
-            if not isinstance(name, ast.Name):
-                b.fail(name, "the targets of a for loop must be names")
-        return cast(ast.Name, induction), cast(list[ast.Name], names)
-
-
-_PIPELINE_OPTIONS = ("stage", "overlap_stores", "double_buffer_acc")
-"""The keywords of `pl.pipeline` besides init_values (the last two are ours)."""
-
-
-def _literal(
-    b: ExpressionBuilder, node: ast.expr | None, kind: type[Any], default: Any
-) -> Any:
-    """An int (at least 1) or bool literal keyword value; `default` if absent."""
-    if node is None:
-        return default
-    value: object = node.value if isinstance(node, ast.Constant) else None
-    if type(value) is not kind or (
-        isinstance(value, int) and kind is int and value < 1
-    ):
-        what = "a positive integer" if kind is int else "True or False"
-        b.fail(node, f"expected {what} literal")
-    if isinstance(value, int) and value > _MAX_STAGE:
-        fit = f"does not fit in a 64-bit integer (1 to {_MAX_STAGE})"
-        b.fail(node, f"the literal {value} {fit}")
-    return value
-
-
-_MAX_STAGE = 2**63 - 1
-"""`stages` is a signed 64-bit property (`IntegerAttr[I64]`)."""
-
-
 def code(statements: Sequence[ast.stmt]) -> list[ast.stmt]:
     """The statements of a body, without docstrings and `pass`."""
     return [
@@ -507,10 +398,6 @@ def code(statements: Sequence[ast.stmt]) -> list[ast.stmt]:
             and isinstance(statement.value.value, str)
         )
     ]
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _is_tensor(value: SSAValue) -> bool:

@@ -19,8 +19,6 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
-    IntegerType,
-    Signedness,
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -34,6 +32,8 @@ from pypto_dialect.dsl.annotations import (
 )
 from pypto_dialect.dsl.arguments import CallArguments, apply_membership
 from pypto_dialect.dsl.calls import build_tile_call
+from pypto_dialect.dsl.constructs import construct_name
+from pypto_dialect.dsl.literals import literal_misfit
 from pypto_dialect.dsl.source import SourceFile
 from pypto_dialect.dsl.tables import (
     FLOAT_OPERATORS,
@@ -51,71 +51,6 @@ from pypto_dialect.dsl.tables import (
 from pypto_dialect.types import TensorType, TileType
 
 OpT = TypeVar("OpT", bound=Operation)
-
-_CONSTRUCTS: dict[type[ast.AST], str] = {
-    ast.While: "while",
-    ast.With: "with",
-    ast.AsyncWith: "async with",
-    ast.AsyncFor: "async for",
-    ast.Try: "try",
-    ast.Raise: "raise",
-    ast.Assert: "assert",
-    ast.Delete: "del",
-    ast.Global: "global",
-    ast.Nonlocal: "nonlocal",
-    ast.Import: "import",
-    ast.ImportFrom: "import",
-    ast.FunctionDef: "def",
-    ast.AsyncFunctionDef: "async def",
-    ast.ClassDef: "class",
-    ast.Break: "break",
-    ast.Continue: "continue",
-    ast.Match: "match",
-    ast.Lambda: "lambda",
-    ast.IfExp: "conditional expression",
-    ast.BoolOp: "and/or",
-    ast.ListComp: "list comprehension",
-    ast.SetComp: "set comprehension",
-    ast.DictComp: "dict comprehension",
-    ast.GeneratorExp: "generator expression",
-    ast.Await: "await",
-    ast.Yield: "yield",
-    ast.YieldFrom: "yield from",
-    ast.JoinedStr: "f-string",
-    ast.NamedExpr: ":=",
-    ast.Starred: "*",
-    ast.Slice: "slice",
-    ast.Subscript: "subscript",
-    ast.Dict: "dict",
-    ast.Set: "set",
-    ast.List: "list",
-    ast.Tuple: "tuple",
-    ast.Constant: "constant",
-    ast.Invert: "~",
-    ast.Not: "not",
-    ast.Pow: "**",
-    ast.MatMult: "@",
-    ast.LShift: "<<",
-    ast.RShift: ">>",
-    ast.BitAnd: "&",
-    ast.BitOr: "|",
-    ast.BitXor: "^",
-    ast.Is: "is",
-    ast.IsNot: "is not",
-    ast.In: "in",
-    ast.NotIn: "not in",
-}
-
-
-def construct_name(node: ast.AST) -> str:
-    """How `unsupported PyPTO construct '...'` names `node`."""
-    if isinstance(node, ast.Call):
-        return dotted(node.func)
-    if isinstance(node, ast.Attribute):
-        return dotted(node)
-    if isinstance(node, ast.BinOp | ast.UnaryOp):
-        return f"operator {OPERATOR_TEXT.get(type(node.op)) or construct_name(node.op)}"
-    return _CONSTRUCTS.get(type(node), type(node).__name__)
 
 
 @dataclass(frozen=True)
@@ -457,34 +392,6 @@ def _build(op_type: type[Operation], operands: Sequence[SSAValue]) -> Operation:
     return op_type(*operands)  # pyright: ignore[reportCallIssue]
 
 
-INDEX_BITS = 64
-"""The width of `index`: signed 64-bit, as the interpreter and the lowering's
-overflow check take it (xDSL's `IntegerAttr` would accept any `index` value)."""
-
-
-def literal_misfit(typ: Attribute, value: int) -> str | None:
-    """Why `value` cannot be an integer constant of `typ` (its width and range), if not."""
-    low, high = _integer_range(typ)
-    if low <= value < high:
-        return None
-    if isinstance(typ, IndexType):
-        return f"does not fit in a {INDEX_BITS}-bit index ({low} to {high - 1})"
-    width = cast(IntegerType[Any, Any], typ).width.data
-    where = annotation_text(typ)
-    return f"does not fit in {where} ({width} bits: {low} to {high - 1})"
-
-
-def _integer_range(typ: Attribute) -> tuple[int, int]:
-    """
-    `(min, max + 1)` of the literals of an integer type: what xDSL's
-    `IntegerAttr` accepts for an `iN` (signless: the signed and the unsigned
-    ranges), the signed 64-bit range for `index`.
-    """
-    if isinstance(typ, IntegerType):
-        return cast(IntegerType[Any, Any], typ).value_range()
-    return IntegerType(INDEX_BITS, Signedness.SIGNED).value_range()
-
-
 _SPECIAL_FLOATS = ("inf", "-inf", "nan")
 """`float("inf")` and the like: the floats without a literal."""
 
@@ -494,12 +401,3 @@ _EXPRESSIONS: dict[type[ast.AST], Callable[[ExpressionBuilder, Any], SSAValue]] 
     ast.Compare: ExpressionBuilder.compare,
     ast.Call: ExpressionBuilder.call_value,
 }
-
-
-def float_literal_text(value: float) -> str:
-    """A float as a literal that reads back as the same float."""
-    if math.isnan(value):
-        return 'float("nan")'
-    if math.isinf(value):
-        return 'float("inf")' if value > 0 else 'float("-inf")'
-    return repr(value)

@@ -21,8 +21,8 @@ from pypto_dialect.dsl.annotations import (
     pl_path,
     resolve,
 )
+from pypto_dialect.dsl.constructs import construct_name
 from pypto_dialect.dsl.control import ControlFlowBuilder, code, hint
-from pypto_dialect.dsl.expressions import construct_name
 from pypto_dialect.walks import walk_ops
 
 
@@ -181,7 +181,7 @@ class FunctionBuilder(ControlFlowBuilder):
     ) -> SSAValue:
         """The value of `node`, which `annotation` types (and must match)."""
         expected = None if annotation is None else resolve(annotation)
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call) and self._literal(node) is None:
             value = self.call(node, annotation)
             if value is None:
                 self.fail(node, f"{dotted(node.func)}(...) has no result")

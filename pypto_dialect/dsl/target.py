@@ -12,10 +12,10 @@ PyPTO prints it. What has no PyPTO form is an `ExportError` at the op.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import IO, Any
+from typing import IO
 
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, ModuleOp, i1
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, i1
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from pypto_dialect import tile
@@ -27,23 +27,19 @@ from pypto_dialect.dsl.annotations import (
 )
 from pypto_dialect.dsl.arguments import membership_text
 from pypto_dialect.dsl.errors import fail
-from pypto_dialect.dsl.expressions import float_literal_text, literal_misfit
+from pypto_dialect.dsl.literals import float_literal_text, literal_misfit
 from pypto_dialect.dsl.naming import Names, is_python_name
+from pypto_dialect.dsl.statement_printers import PRINTERS, is_inlined_condition
 from pypto_dialect.dsl.tables import (
-    EXPORT_CALLS,
-    FLOAT_OPERATORS,
     FLOAT_PREDICATES,
-    INTEGER_OPERATORS,
     INTEGER_PREDICATES,
     LANGUAGE_MODULE,
-    MIN_MAX,
     MODULE_ALIAS,
     OPERATOR_TEXT,
     LiteralValue,
     default_literal_type,
 )
-from pypto_dialect.dsl.tile_printers import print_tile_op
-from pypto_dialect.pipeline import PipelineOp, YieldOp
+from pypto_dialect.pipeline import YieldOp
 from pypto_dialect.types import TensorType
 from pypto_dialect.walks import ancestors, walk_ops
 
@@ -111,12 +107,6 @@ def _literal_text(value: LiteralValue) -> str:
     return float_literal_text(value) if isinstance(value, float) else str(value)
 
 
-def _reversed(table: Any) -> dict[type[Operation], str]:
-    return {op: OPERATOR_TEXT[operator] for operator, op in table.items()}
-
-
-_OPERATORS = {**_reversed(INTEGER_OPERATORS), **_reversed(FLOAT_OPERATORS)}
-_MIN_MAX = {op: name for name, ops in MIN_MAX.items() for op in ops}
 _PREDICATES: dict[tuple[type[Operation], int], str] = {
     **{
         (arith.CmpiOp, arith.CMPI_COMPARISON_OPERATIONS.index(p)): OPERATOR_TEXT[c]
@@ -264,9 +254,9 @@ class FunctionPrinter:
         for op in block.ops:
             if op is block.last_op and isinstance(op, scf.YieldOp | YieldOp):
                 continue
-            if isinstance(op, arith.ConstantOp) or _is_inlined_condition(op):
+            if isinstance(op, arith.ConstantOp) or is_inlined_condition(op):
                 continue
-            printer = _PRINTERS.get(type(op))
+            printer = PRINTERS.get(type(op))
             if printer is None:
                 fail(op, "has no PyPTO form")
             printer(self, op)
@@ -319,25 +309,6 @@ class FunctionPrinter:
         return f"{self.ref(lhs, op, typed[0])} {text} {self.ref(rhs, op, typed[1])}"
 
 
-def _tuple(names: Sequence[str]) -> str:
-    return f"({names[0]},)" if len(names) == 1 else f"({', '.join(names)})"
-
-
-def _targets(names: Sequence[str]) -> str:
-    return ", ".join(names)
-
-
-def _is_inlined_condition(op: Operation) -> bool:
-    """A comparison that the next (non-constant) op, an `if`, uses only: `if a < b:`."""
-    if not isinstance(op, arith.CmpiOp | arith.CmpfOp) or op.attributes:
-        return False
-    after = op.next_op
-    while isinstance(after, arith.ConstantOp):
-        after = after.next_op
-    uses = list(op.result.uses)
-    return isinstance(after, scf.IfOp) and len(uses) == 1 and uses[0].operation is after
-
-
 def _written_buffers(function: func.FuncOp) -> dict[Operation, list[SSAValue]]:
     """Per op with regions: the tensor parameters stored to inside it, in order."""
     parameters = function.body.block
@@ -361,150 +332,3 @@ def _written_buffers(function: func.FuncOp) -> dict[Operation, list[SSAValue]]:
     for buffers in written.values():
         buffers.sort(key=lambda arg: arg.index if isinstance(arg, BlockArgument) else 0)
     return written
-
-
-# --------------------------------------------------------------------------- #
-# Statements
-# --------------------------------------------------------------------------- #
-
-
-def _loop(p: FunctionPrinter, op: scf.ForOp | PipelineOp) -> None:
-    if op.lb.type != IndexType():
-        fail(op, "has no PyPTO form (its bounds are not index values)")
-    buffers = p.written.get(op, [])
-    bounds = p.refs((op.lb, op.ub, op.step), op, IndexType())
-    inits = [p.ref(v, op) for v in op.iter_args] + [p.versions[b] for b in buffers]
-    block = op.body.block
-    induction = p.name(block.args[0], "i")
-    carried = [p.name(arg, "a") for arg in block.args[1:]]
-    inner = {b: p.names.new(p.value_names[b], "t") for b in buffers}
-    keywords = [f"init_values={_tuple(inits)}"] if inits else []
-    if isinstance(op, PipelineOp):
-        keywords.append(f"stage={op.num_stages}")
-        keywords.extend(
-            f"{name}={value}" for name, value in op.policy.changed().items()
-        )
-    kind = "pipeline" if isinstance(op, PipelineOp) else "range"
-    names = [*carried, *inner.values()]
-    targets = f"{induction}, {_tuple(names)}" if names else induction
-    p.emit(f"for {targets} in {PL}.{kind}({bounds}{p.keywords(op, *keywords)}):")
-    terminator = block.last_op
-    assert terminator is not None
-
-    def yielded() -> list[str]:
-        values = [
-            p.ref(value, terminator, arg.type)
-            for value, arg in zip(terminator.operands, block.args[1:], strict=True)
-        ]
-        return values + [p.versions[b] for b in buffers]
-
-    results: list[str] = []
-
-    def targets_text() -> str:
-        results.extend(p.results(op, buffers))
-        return _targets(results)
-
-    p.body(block, inner, yielded, targets_text)
-    p.versions.update(zip(buffers, results[len(op.results) :], strict=True))
-
-
-def _if(p: FunctionPrinter, op: scf.IfOp) -> None:
-    buffers = p.written.get(op, [])
-    owner = op.cond.owner
-    condition = (
-        p.comparison(owner)
-        if isinstance(owner, arith.CmpiOp | arith.CmpfOp)
-        and _is_inlined_condition(owner)
-        else p.ref(op.cond, op, i1)
-    )
-    p.emit(f"if {condition}:")
-    branches = [region.block for region in op.regions if region.blocks]
-    yields = [block.last_op for block in branches]
-    pairs = list(zip(*(y.operands for y in yields if y is not None), strict=True))
-    typed = [
-        None
-        if all(isinstance(v.owner, arith.ConstantOp) for v in pair)
-        else pair[0].type
-        for pair in pairs
-    ]
-    results: list[str] = []
-    before = dict(p.versions)
-
-    def branch(block: Block | None) -> None:
-        terminator = None if block is None else block.last_op
-
-        def yielded() -> list[str]:
-            values = (
-                []
-                if terminator is None
-                else [
-                    p.ref(value, terminator, typ)
-                    for value, typ in zip(terminator.operands, typed, strict=True)
-                ]
-            )
-            return values + [p.versions[b] for b in buffers]
-
-        def targets() -> str:
-            if not results:
-                results.extend(p.results(op, buffers))
-            return _targets(results)
-
-        p.body(block or Block(), {}, yielded, targets)
-
-    branch(branches[0])
-    else_block = branches[1] if len(branches) > 1 else None
-    if (else_block is not None and (len(else_block.ops) > 1 or op.results)) or buffers:
-        p.emit("else:")
-        p.versions = dict(before)
-        branch(else_block)
-    p.versions = before
-    p.versions.update(zip(buffers, results[len(op.results) :], strict=True))
-
-
-def _binary(p: FunctionPrinter, op: Operation) -> None:
-    lhs, rhs = op.operands
-    typ = op.results[0].type
-    p.membership(op, call=False)
-    p.assign(op, f"{p.ref(lhs, op, typ)} {_OPERATORS[type(op)]} {p.ref(rhs, op, typ)}")
-
-
-def _min_max(p: FunctionPrinter, op: Operation) -> None:
-    typ = op.results[0].type
-    p.assign(
-        op, f"{PL}.{_MIN_MAX[type(op)]}({p.refs(op.operands, op, typ)}{p.keywords(op)})"
-    )
-
-
-def _negate(p: FunctionPrinter, op: arith.NegfOp) -> None:
-    p.membership(op, call=False)
-    # A literal would come back as a negative constant: name it.
-    p.assign(op, f"-{p.ref(op.operand, op, inline=False)}")
-
-
-def _compare(p: FunctionPrinter, op: arith.CmpiOp | arith.CmpfOp) -> None:
-    p.membership(op, call=False)
-    p.assign(op, p.comparison(op))
-
-
-def _return(p: FunctionPrinter, op: func.ReturnOp) -> None:
-    p.membership(op, call=False)
-    if op.arguments:
-        outputs = p.function.function_type.outputs.data
-        values = [
-            p.ref(v, op, typ) for v, typ in zip(op.arguments, outputs, strict=True)
-        ]
-        p.emit(f"return {', '.join(values)}")
-
-
-_PRINTERS: dict[type[Operation], Callable[[FunctionPrinter, Any], None]] = {
-    **dict.fromkeys(EXPORT_CALLS, print_tile_op),
-    **dict.fromkeys(_OPERATORS, _binary),
-    **dict.fromkeys(_MIN_MAX, _min_max),
-    arith.NegfOp: _negate,
-    arith.CmpiOp: _compare,
-    arith.CmpfOp: _compare,
-    scf.ForOp: _loop,
-    PipelineOp: _loop,
-    scf.IfOp: _if,
-    func.ReturnOp: _return,
-}
