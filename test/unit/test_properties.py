@@ -36,7 +36,8 @@ import pytest
 from hypothesis import Phase, event, given, settings
 from hypothesis import strategies as st
 from ir_integrity import apply_checked
-from kernel_strategies import FEATURES, GeneratedKernel, kernels
+from kernel_strategies import GeneratedKernel, kernels
+from kernel_vocabulary import FEATURES
 from legality import Trace, copy_violations, reorder_violations, trace_kernel
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
