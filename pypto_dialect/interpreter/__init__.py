@@ -23,10 +23,12 @@ from pypto_dialect.interpreter.elements import (
     shaped_type_name,
 )
 from pypto_dialect.interpreter.kernel import (
+    DEFAULT_MAX_ELEMENTS,
     RANDOM_INDEX_RANGE,
     RANDOM_INT_RANGE,
     KernelArg,
     KernelRun,
+    check_array_sizes,
     find_kernel,
     kernel_interpreter,
     kernel_names,
@@ -43,6 +45,7 @@ from pypto_dialect.interpreter.scf import (
 from pypto_dialect.interpreter.values import integer_scalar
 
 __all__ = [
+    "DEFAULT_MAX_ELEMENTS",
     "DEFAULT_MAX_ITERATIONS",
     "RANDOM_INDEX_RANGE",
     "RANDOM_INT_RANGE",
@@ -54,6 +57,7 @@ __all__ = [
     "PyPTOFunctions",
     "PyPTOScfFunctions",
     "bit_identical",
+    "check_array_sizes",
     "compare_runs",
     "convert",
     "describe_difference",

@@ -5,6 +5,7 @@ Running kernels: the interpreter with every implementation registered,
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from xdsl.interpreter import Interpreter
 from xdsl.interpreters.builtin import BuiltinFunctions
 from xdsl.interpreters.func import FuncFunctions
 from xdsl.interpreters.math import MathFunctions
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation, OpResult
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
 
@@ -53,9 +54,17 @@ from pypto_dialect.interpreter.values import (
     scalar_array,
 )
 from pypto_dialect.types import TensorType, TileType
+from pypto_dialect.walks import walk_ops
 
 KernelArg: TypeAlias = Array | np.generic | int | float
 """An argument of `run_kernel`: an array for a tensor or tile, a number for a scalar."""
+
+DEFAULT_MAX_ELEMENTS = 1 << 26
+"""
+The most elements one tensor or tile of a run may hold (64 Mi, 512 MiB as
+float64), so that no type asks the interpreter for more memory than a
+machine has.
+"""
 
 RANDOM_INDEX_RANGE = (1, 8)
 """`random_inputs` draws `index` parameters uniformly from this closed range."""
@@ -152,6 +161,7 @@ def run_kernel(
     channels: Mapping[ChannelDirection, Sequence[Array]] | None = None,
     listeners: Sequence[Interpreter.Listener] = (),
     max_iterations: int = DEFAULT_MAX_ITERATIONS,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> KernelRun:
     """
     Run `@entry` of the (verified) `module` on `args`, given by parameter name:
@@ -159,10 +169,13 @@ def run_kernel(
     scalars. Tensors are copied in, so the caller's arrays are not modified.
     `channels` holds tiles waiting in cross-core channels before the run;
     `listeners` observe every op the interpreter runs; the loops of the run
-    may iterate (and its branches be taken) `max_iterations` times in all.
+    may iterate (and its branches be taken) `max_iterations` times in all; no
+    tensor or tile of the kernel, or of a function it calls, may hold more
+    than `max_elements` elements.
     Any problem, in the arguments or during the run, raises `InterpretationError`.
     """
     kernel = find_kernel(module, entry)
+    check_array_sizes(kernel, max_elements)
     names = parameter_names(kernel)
     _check_names(kernel, names, args.keys(), complete=True)
     types = kernel.function_type.inputs.data
@@ -195,6 +208,47 @@ def run_kernel(
             direction: tuple(queue) for direction, queue in queues.items() if queue
         },
     )
+
+
+def check_array_sizes(kernel: func.FuncOp, max_elements: int) -> None:
+    """
+    Raise `InterpretationError`, located at the op, at the first tensor or
+    tile type (a result, or an argument of a block of the op) with more than
+    `max_elements` elements in `kernel` or a function it calls.
+    """
+    functions: list[Operation] = [kernel]
+    seen: set[Operation] = {kernel}
+    while functions:
+        for op in walk_ops(functions.pop()):
+            _check_op_sizes(op, max_elements)
+            if not isinstance(op, func.CallOp):
+                continue
+            callee = SymbolTable.lookup_symbol(op, op.callee)
+            if callee is not None and callee not in seen:
+                seen.add(callee)
+                functions.append(callee)
+
+
+def _check_op_sizes(op: Operation, max_elements: int) -> None:
+    arguments = [
+        arg for region in op.regions for block in region.blocks for arg in block.args
+    ]
+    for value in (*op.results, *arguments):
+        typ = value.type
+        if not isinstance(typ, TensorType | TileType):
+            continue
+        count = math.prod(typ.get_shape())
+        if count <= max_elements:
+            continue
+        what = "result" if isinstance(value, OpResult) else "block argument"
+        if value.name_hint is not None:
+            what += f" %{value.name_hint}"
+        message = (
+            f"{op.name}: {what} of type {typ} has {count:,} elements, more than "
+            f"a run may hold ({max_elements:,}); raise the limit with "
+            "--max-elements (pypto-run) or max_elements (run_kernel)"
+        )
+        op.emit_error(message, InterpretationError(message))
 
 
 def _check_names(
@@ -285,6 +339,8 @@ def random_inputs(
     kernel: func.FuncOp,
     seed: int,
     overrides: Mapping[str, KernelArg] | None = None,
+    *,
+    max_elements: int = DEFAULT_MAX_ELEMENTS,
 ) -> dict[str, KernelArg]:
     """
     Deterministic arguments for `kernel`, by parameter name. Each parameter
@@ -293,8 +349,10 @@ def random_inputs(
     standard normal distribution (rounded to the element type), integers
     uniformly from `RANDOM_INT_RANGE`, i1 from {false, true}, and `index`
     parameters, typically bounds or trip counts, uniformly from
-    `RANDOM_INDEX_RANGE`. `overrides` replaces values by name.
+    `RANDOM_INDEX_RANGE`. `overrides` replaces values by name. No tensor or
+    tile of `kernel` may hold more than `max_elements` elements.
     """
+    check_array_sizes(kernel, max_elements)
     names = parameter_names(kernel)
     _check_names(kernel, names, (overrides or {}).keys(), complete=False)
     inputs: dict[str, KernelArg] = {}

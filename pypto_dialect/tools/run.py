@@ -41,6 +41,7 @@ from pypto_dialect.context import pypto_context
 from pypto_dialect.dsl import parse_pypto
 from pypto_dialect.dsl.plugin import FRONTEND_NAMES
 from pypto_dialect.interpreter import (
+    DEFAULT_MAX_ELEMENTS,
     DEFAULT_MAX_ITERATIONS,
     Array,
     KernelArg,
@@ -143,6 +144,14 @@ def _argument_parser() -> argparse.ArgumentParser:
         f"no kernel runs without end (default: {DEFAULT_MAX_ITERATIONS:,})",
     )
     parser.add_argument(
+        "--max-elements",
+        metavar="N",
+        type=int_at_least(1, "positive"),
+        default=DEFAULT_MAX_ELEMENTS,
+        help="the most elements one tensor or tile may hold, so that no type asks "
+        f"for more memory than the machine has (default: {DEFAULT_MAX_ELEMENTS:,})",
+    )
+    parser.add_argument(
         "--version", action="version", version=version_text("pypto-run")
     )
     add_traceback_flag(parser)
@@ -178,8 +187,16 @@ def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
         verify_module(module)
         entry = (options.entry or _only_kernel(module)).removeprefix("@")
         kernel = find_kernel(module, entry)
-        inputs = random_inputs(kernel, options.seed, overrides)
-        run = run_kernel(module, entry, inputs, max_iterations=options.max_iterations)
+        inputs = random_inputs(
+            kernel, options.seed, overrides, max_elements=options.max_elements
+        )
+        run = run_kernel(
+            module,
+            entry,
+            inputs,
+            max_iterations=options.max_iterations,
+            max_elements=options.max_elements,
+        )
     print(_summary(entry, options, inputs, run))
     if options.save is not None:
         _save(options.save, run)
@@ -195,7 +212,11 @@ def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
         pipeline.apply(ctx, transformed)
         verify_module(transformed)
         after = run_kernel(
-            transformed, entry, inputs, max_iterations=options.max_iterations
+            transformed,
+            entry,
+            inputs,
+            max_iterations=options.max_iterations,
+            max_elements=options.max_elements,
         )
     differences = compare_runs(run, after)
     outputs = len(run.outputs())

@@ -126,3 +126,36 @@ def test_entry_errors() -> None:
         run_kernel(module, "nope", {})
     with pytest.raises(InterpretationError, match="@ext is a declaration"):
         run_kernel(module, "ext", {})
+
+
+HUGE_CALLEE = """
+func.func @kernel(%x: !pypto.tensor<1024xf32>) {
+  func.call @helper() : () -> ()
+  func.return
+}
+func.func @helper() {
+  %s = arith.constant 0.0 : f32
+  %t = pypto.tile.full %s : f32 -> !pypto.tile<2048x2048xf32, vec>
+  func.return
+}
+func.func @unrelated(%y: !pypto.tensor<8192x8192xf32>) {
+  func.return
+}
+"""
+
+
+def test_types_larger_than_max_elements_are_refused_before_allocation() -> None:
+    module = parse(HUGE_CALLEE)
+    kernel = find_kernel(module, "kernel")
+    # Only the kernel and what it calls count: @unrelated is never run.
+    inputs = random_inputs(kernel, 0, max_elements=2048 * 2048)
+    run_kernel(module, "kernel", inputs, max_elements=2048 * 2048)
+    with pytest.raises(
+        InterpretationError,
+        match=r"pypto.tile.full: result %t of type "
+        r"!pypto.tile<2048x2048xf32, vec> has 4,194,304 elements, more "
+        r"than a run may hold \(4,194,303\)",
+    ):
+        run_kernel(module, "kernel", inputs, max_elements=2048 * 2048 - 1)
+    with pytest.raises(InterpretationError, match=r"func.func: block argument %x"):
+        random_inputs(kernel, 0, max_elements=1023)
