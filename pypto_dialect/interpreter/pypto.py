@@ -206,13 +206,13 @@ def _matmul(acc: Array | None, lhs: Array, rhs: Array, dtype: np.dtype[Any]) -> 
     accumulator = F64 if F64 in (lhs.dtype, dtype) else F32
     left = convert(lhs, accumulator)
     right = convert(rhs, accumulator)
-    products = left.T[:, :, np.newaxis] * right[:, np.newaxis, :]
     if acc is None:
-        total = np.zeros(products.shape[1:], accumulator)
+        total = np.zeros((left.shape[0], right.shape[1]), accumulator)
     else:
         total = convert(acc, accumulator)
-    for product in products:
-        total += product
+    # One k at a time: memory stays that of the result, not K times it.
+    for k in range(left.shape[1]):
+        total += left[:, k, np.newaxis] * right[np.newaxis, k, :]
     return frozen(convert(total, dtype))
 
 
