@@ -69,8 +69,6 @@ class PipelinePolicy:
 
     def changed(self) -> dict[str, bool]:
         """The properties that differ from the defaults, by name, in field order."""
-        if self == DEFAULT_POLICY:
-            return {}
         return {
             name: value
             for name in _POLICY_NAMES

@@ -230,6 +230,7 @@ def check_array_sizes(kernel: func.FuncOp, max_elements: int) -> None:
 
 
 def _check_op_sizes(op: Operation, max_elements: int) -> None:
+    """`check_array_sizes` for the results of `op` and the arguments of its blocks."""
     arguments = [
         arg for region in op.regions for block in region.blocks for arg in block.args
     ]
@@ -349,10 +350,10 @@ def random_inputs(
     standard normal distribution (rounded to the element type), integers
     uniformly from `RANDOM_INT_RANGE`, i1 from {false, true}, and `index`
     parameters, typically bounds or trip counts, uniformly from
-    `RANDOM_INDEX_RANGE`. `overrides` replaces values by name. No tensor or
-    tile of `kernel` may hold more than `max_elements` elements.
+    `RANDOM_INDEX_RANGE`. `overrides` replaces values by name. No parameter
+    may hold more than `max_elements` elements (`run_kernel` checks the rest).
     """
-    check_array_sizes(kernel, max_elements)
+    _check_op_sizes(kernel, max_elements)  # the parameters: its blocks' arguments
     names = parameter_names(kernel)
     _check_names(kernel, names, (overrides or {}).keys(), complete=False)
     inputs: dict[str, KernelArg] = {}
