@@ -25,7 +25,6 @@ from xdsl.ir import (
 )
 from xdsl.irdl import (
     IRDLOperation,
-    irdl_op_definition,
     lazy_traits_def,
     operand_def,
     opt_prop_def,
@@ -47,6 +46,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.fast_verify import pypto_op_definition
 from pypto_dialect.syntax import print_pieces, separated
 from pypto_dialect.types import parse_type
 from pypto_dialect.walks import ancestors
@@ -126,7 +126,7 @@ def _defined_at_entry(region: Region) -> Iterator[SSAValue]:
     return _defined_in(region)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class YieldOp(AbstractYieldOperation[Attribute]):
     """`pypto.yield %v : type`: the loop-carried values of the next iteration."""
 
@@ -164,7 +164,7 @@ class YieldOp(AbstractYieldOperation[Attribute]):
         print_pieces(printer, [" : ", *separated([value.type for value in values])])
 
 
-@irdl_op_definition
+@pypto_op_definition
 class PipelineOp(IRDLOperation):
     """
     A `pl.pipeline` loop: `scf.for` semantics, plus a request (`stages F`) to

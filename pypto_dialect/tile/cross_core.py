@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.ir import Operation, SSAValue
-from xdsl.irdl import irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import operand_def, result_def, traits_def
 
 from pypto_dialect.effects import (
     ChannelDirection,
@@ -13,6 +13,7 @@ from pypto_dialect.effects import (
     CrossCoreChannelOp,
     UsesCrossCoreChannel,
 )
+from pypto_dialect.fast_verify import pypto_op_definition
 from pypto_dialect.syntax import ResultSyntax, TileOpSyntax, TileSyntaxOp
 from pypto_dialect.types import TileType
 
@@ -55,25 +56,25 @@ class TPopOp(TileSyntaxOp, CrossCoreChannelOp):
         return CrossCoreChannel(self.DIRECTION)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class TPushToAivOp(TPushOp):
     name = "pypto.tile.tpush_to_aiv"
     DIRECTION: ClassVar[ChannelDirection] = ChannelDirection.AIC_TO_AIV
 
 
-@irdl_op_definition
+@pypto_op_definition
 class TPushToAicOp(TPushOp):
     name = "pypto.tile.tpush_to_aic"
     DIRECTION: ClassVar[ChannelDirection] = ChannelDirection.AIV_TO_AIC
 
 
-@irdl_op_definition
+@pypto_op_definition
 class TPopFromAicOp(TPopOp):
     name = "pypto.tile.tpop_from_aic"
     DIRECTION: ClassVar[ChannelDirection] = ChannelDirection.AIC_TO_AIV
 
 
-@irdl_op_definition
+@pypto_op_definition
 class TPopFromAivOp(TPopOp):
     name = "pypto.tile.tpop_from_aiv"
     DIRECTION: ClassVar[ChannelDirection] = ChannelDirection.AIV_TO_AIC

@@ -12,7 +12,6 @@ from xdsl.irdl import (
     AnyAttr,
     VarConstraint,
     base,
-    irdl_op_definition,
     operand_def,
     result_def,
     traits_def,
@@ -20,6 +19,7 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.fast_verify import pypto_op_definition
 from pypto_dialect.syntax import ResultSyntax, TileOpSyntax, TileSyntaxOp
 from pypto_dialect.tile.memory import TileToTileOp
 from pypto_dialect.tile.verification import (
@@ -47,32 +47,32 @@ class ElementwiseBinaryOp(TileSyntaxOp):
         super().__init__(operands=[lhs, rhs], result_types=[SSAValue.get(lhs).type])
 
 
-@irdl_op_definition
+@pypto_op_definition
 class AddOp(ElementwiseBinaryOp):
     name = "pypto.tile.add"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SubOp(ElementwiseBinaryOp):
     name = "pypto.tile.sub"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MulOp(ElementwiseBinaryOp):
     name = "pypto.tile.mul"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class DivOp(ElementwiseBinaryOp):
     name = "pypto.tile.div"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MaxOp(ElementwiseBinaryOp):
     name = "pypto.tile.max"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MinOp(ElementwiseBinaryOp):
     name = "pypto.tile.min"
 
@@ -99,32 +99,32 @@ class TileScalarOp(TileSyntaxOp):
         verify_element_type_of(tile_of(self.tile), self.scalar.type, "scalar")
 
 
-@irdl_op_definition
+@pypto_op_definition
 class AddsOp(TileScalarOp):
     name = "pypto.tile.adds"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SubsOp(TileScalarOp):
     name = "pypto.tile.subs"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MulsOp(TileScalarOp):
     name = "pypto.tile.muls"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class DivsOp(TileScalarOp):
     name = "pypto.tile.divs"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MaxsOp(TileScalarOp):
     name = "pypto.tile.maxs"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MinsOp(TileScalarOp):
     name = "pypto.tile.mins"
 
@@ -145,42 +145,42 @@ class UnaryOp(TileSyntaxOp):
         super().__init__(operands=[source], result_types=[SSAValue.get(source).type])
 
 
-@irdl_op_definition
+@pypto_op_definition
 class ExpOp(UnaryOp):
     name = "pypto.tile.exp"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class NegOp(UnaryOp):
     name = "pypto.tile.neg"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class AbsOp(UnaryOp):
     name = "pypto.tile.abs"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class SqrtOp(UnaryOp):
     name = "pypto.tile.sqrt"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RsqrtOp(UnaryOp):
     name = "pypto.tile.rsqrt"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RecipOp(UnaryOp):
     name = "pypto.tile.recip"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class ReluOp(UnaryOp):
     name = "pypto.tile.relu"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class CastOp(TileToTileOp):
     """`%z = pypto.tile.cast %x : src -> dst`: element type conversion."""
 
@@ -197,7 +197,7 @@ class CastOp(TileToTileOp):
             )
 
 
-@irdl_op_definition
+@pypto_op_definition
 class FullOp(TileSyntaxOp):
     """`%z = pypto.tile.full %s : scalar -> tile`: a tile filled with `%s`."""
 

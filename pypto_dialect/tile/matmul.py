@@ -8,7 +8,6 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     VarConstraint,
     base,
-    irdl_op_definition,
     operand_def,
     result_def,
     traits_def,
@@ -16,6 +15,7 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.fast_verify import pypto_op_definition
 from pypto_dialect.syntax import ResultSyntax, TileOpSyntax, TileSyntaxOp
 from pypto_dialect.tile.verification import tile_of, verify_same_elements, verify_space
 from pypto_dialect.types import MemorySpace, TileType, format_shape
@@ -41,7 +41,7 @@ def _verify_matmul(lhs: TileType, rhs: TileType, result: TileType) -> None:
     verify_same_elements(lhs, rhs)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MatmulOp(TileSyntaxOp):
     """`%c = pypto.tile.matmul %a, %b : left, right -> acc`: `a @ b`."""
 
@@ -67,7 +67,7 @@ class MatmulOp(TileSyntaxOp):
         _verify_matmul(tile_of(self.lhs), tile_of(self.rhs), tile_of(self.result))
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MatmulAccOp(TileSyntaxOp):
     """`%d = pypto.tile.matmul_acc %c, %a, %b : acc, left, right`: `c + a @ b`."""
 

@@ -14,7 +14,6 @@ from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
     base,
-    irdl_op_definition,
     operand_def,
     result_def,
     traits_def,
@@ -29,6 +28,7 @@ from pypto_dialect.effects import (
     TensorWindowAccess,
     WritesTensorWindow,
 )
+from pypto_dialect.fast_verify import pypto_op_definition
 from pypto_dialect.syntax import (
     ResultSyntax,
     TileOpSyntax,
@@ -80,7 +80,7 @@ def _parse_element_access(
 # --------------------------------------------------------------------------- #
 
 
-@irdl_op_definition
+@pypto_op_definition
 class LoadOp(TileSyntaxOp, TensorWindowAccess):
     """`%t = pypto.tile.load %src[%o0, ...]`: read a window of a GM tensor into a tile."""
 
@@ -124,7 +124,7 @@ class LoadOp(TileSyntaxOp, TensorWindowAccess):
         )
 
 
-@irdl_op_definition
+@pypto_op_definition
 class StoreOp(TileSyntaxOp, TensorWindowAccess):
     """`pypto.tile.store %t, %dst[%o0, ...]`: write a tile into a window of a GM tensor."""
 
@@ -175,7 +175,7 @@ class StoreOp(TileSyntaxOp, TensorWindowAccess):
 # --------------------------------------------------------------------------- #
 
 
-@irdl_op_definition
+@pypto_op_definition
 class ReadOp(IRDLOperation):
     """`%e = pypto.tile.read %t[%r, %c] : tile`: one element of a tile."""
 
@@ -216,7 +216,7 @@ class ReadOp(IRDLOperation):
         verify_element_in_bounds(self.indices, tile)
 
 
-@irdl_op_definition
+@pypto_op_definition
 class WriteOp(IRDLOperation):
     """`%t2 = pypto.tile.write %e, %t[%r, %c] : tile`: a copy of `%t` with one element replaced."""
 
@@ -273,7 +273,7 @@ class WriteOp(IRDLOperation):
 # --------------------------------------------------------------------------- #
 
 
-@irdl_op_definition
+@pypto_op_definition
 class ExtractOp(TileSyntaxOp):
     """`%l = pypto.tile.extract %m[%r, %c] : src -> dst`: a sub-tile, moved to another space."""
 
@@ -319,7 +319,7 @@ class TileToTileOp(TileSyntaxOp):
         super().__init__(operands=[source], result_types=[result_type])
 
 
-@irdl_op_definition
+@pypto_op_definition
 class MoveOp(TileToTileOp):
     """`%l = pypto.tile.move %m : src -> dst`: the same data in another memory space."""
 

@@ -11,7 +11,6 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     VarConstraint,
     base,
-    irdl_op_definition,
     operand_def,
     result_def,
     traits_def,
@@ -19,6 +18,7 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.fast_verify import pypto_op_definition
 from pypto_dialect.syntax import ResultSyntax, TileOpSyntax, TileSyntaxOp
 from pypto_dialect.tile.memory import TileToTileOp
 from pypto_dialect.tile.verification import tile_of, verify_same_elements, verify_space
@@ -54,12 +54,12 @@ class RowReductionOp(TileToTileOp):
         _verify_row_vector(rows, tile_of(self.result), source, "result")
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RowSumOp(RowReductionOp):
     name = "pypto.tile.row_sum"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RowMaxOp(RowReductionOp):
     name = "pypto.tile.row_max"
 
@@ -88,21 +88,21 @@ class RowExpandOp(TileSyntaxOp):
         _verify_row_vector(rows, tile_of(self.row_vector), source, "row vector")
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RowExpandAddOp(RowExpandOp):
     name = "pypto.tile.row_expand_add"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RowExpandSubOp(RowExpandOp):
     name = "pypto.tile.row_expand_sub"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RowExpandMulOp(RowExpandOp):
     name = "pypto.tile.row_expand_mul"
 
 
-@irdl_op_definition
+@pypto_op_definition
 class RowExpandDivOp(RowExpandOp):
     name = "pypto.tile.row_expand_div"

@@ -7,48 +7,17 @@ their definition or whose blocks branch to each other.
 
 from __future__ import annotations
 
-import re
 from io import StringIO
-from pathlib import Path
 
 import pytest
+from corpus import parsed, sound_inputs
 from ir_integrity import check_links
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError, VerifyException
 
 from passes.cloning import clone_op
-from pypto_dialect.context import pypto_context
 from pypto_dialect.walks import walk_ops
-
-ROOT = Path(__file__).parents[2]
-INPUT = re.compile(r"RUN: (xdsl-opt|pypto-opt)[^|]* %s")
-"""A lit file whose own text is a tool's input (not a PyPTO program)."""
-
-
-def _sound_inputs() -> list[tuple[str, str]]:
-    """The modules of the examples and of the lit inputs that parse and verify."""
-    files = [
-        *ROOT.glob("examples/*.mlir"),
-        *(ROOT / "test" / "filecheck").rglob("*.mlir"),
-    ]
-    found: list[tuple[str, str]] = []
-    for path in sorted(files):
-        if "Output" in path.parts:  # lit's outputs
-            continue
-        text = path.read_text()
-        if path.parent.name != "examples" and not INPUT.search(text):
-            continue
-        for k, chunk in enumerate(text.split("// -----")):
-            try:
-                _parsed(chunk).verify()
-            except (ParseError, VerifyException):
-                continue  # a case of an error test
-            found.append((f"{path.stem}-{k}", chunk))
-    return found
-
 
 REGIONS = """
 "test.graph"() ({
@@ -72,10 +41,6 @@ def _generic(op: Operation) -> str:
     return stream.getvalue()
 
 
-def _parsed(text: str) -> ModuleOp:
-    return Parser(pypto_context(allow_unregistered=True), text).parse_module()
-
-
 def _assert_clones_like_xdsl(module: ModuleOp) -> None:
     """Every op of `module`, cloned both ways, prints alike; the links hold."""
     ops = [op for op in walk_ops(module) if op is not module]
@@ -92,7 +57,7 @@ def _assert_clones_like_xdsl(module: ModuleOp) -> None:
     check_links(module)
 
 
-SOUND_INPUTS = _sound_inputs()
+SOUND_INPUTS = sound_inputs()
 
 
 def test_the_corpus_is_not_empty():
@@ -100,10 +65,12 @@ def test_the_corpus_is_not_empty():
 
 
 @pytest.mark.parametrize(
-    "text", [text for _, text in SOUND_INPUTS], ids=[name for name, _ in SOUND_INPUTS]
+    "module",
+    [module for _, module in SOUND_INPUTS],
+    ids=[name for name, _ in SOUND_INPUTS],
 )
-def test_copies_match_operation_clone(text: str):
-    _assert_clones_like_xdsl(_parsed(text))
+def test_copies_match_operation_clone(module: ModuleOp):
+    _assert_clones_like_xdsl(module)
 
 
 def _top_ops(module: ModuleOp) -> list[Operation]:
@@ -111,7 +78,7 @@ def _top_ops(module: ModuleOp) -> list[Operation]:
 
 
 def test_regions_with_uses_before_definitions_and_successors():
-    module = _parsed(f'%outer = "test.def"() : () -> i32\n{REGIONS}')
+    module = parsed(f'%outer = "test.def"() : () -> i32\n{REGIONS}')
     outer, graph, cfg = _top_ops(module)
     graph_copy, cfg_copy = clone_op(graph, {}), clone_op(cfg, {})
     use, definition = graph_copy.regions[0].block.ops
@@ -126,7 +93,7 @@ def test_regions_with_uses_before_definitions_and_successors():
 
 
 def test_operands_go_through_the_mapper():
-    module = _parsed(
+    module = parsed(
         '%outer = "test.def"() : () -> i32\n%other = "test.def"() : () -> i32\n'
         + REGIONS
     )
