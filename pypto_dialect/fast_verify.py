@@ -8,15 +8,17 @@ constraints. On a lowered module that is most of the verifier's time, and
 `xdsl-opt` verifies after every pass. `pypto_op_definition` compiles each
 definition once into a flat test: the lengths of the layout, and per element
 an `isinstance` (`BaseAttr`), an equality (`EqAttrConstraint`), nothing
-(`AnyAttr`), the same for the parameters (`ParamAttrConstraint`), or else the
+(`AnyAttr`), the same for the parameters (`ParamAttrConstraint`), equal
+occurrences of a `VarConstraint` of single operands and results, or else the
 constraint's own `verify`.
 
 The test only accepts: when it fails, xDSL's generic verifier runs and raises
 its own diagnostic, word for word. A definition the compiler does not cover
 (optional definitions, several variadic ones of a kind, segment sizes,
-successors, variadic regions, constraint variables) keeps the generic
-verifier. `test/unit/test_fast_verify.py` checks that the test accepts
-exactly what the generic verifier accepts.
+successors, variadic regions, variables in ranges, parameters, properties or
+regions) keeps the generic verifier. `test/unit/test_fast_verify.py` checks
+that both raise the same diagnostics and that the test passes on every op
+the generic verifier accepts.
 """
 
 from __future__ import annotations

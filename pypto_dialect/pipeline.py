@@ -371,7 +371,12 @@ class PipelineOp(IRDLOperation):
         parser.parse_keyword("step")
         step = parser.parse_operand(index)
         parser.parse_keyword("stages")
+        start = parser.pos
         stages = parser.parse_integer(allow_boolean=False)
+        if not -(1 << 63) <= stages < 1 << 63:
+            parser.raise_error(
+                f"stages {stages} does not fit in a 64-bit integer", start, parser.pos
+            )
 
         # The policy properties, in any order (printed in field order).
         policy: dict[str, bool] = {}

@@ -140,3 +140,14 @@ func.func @stages_missing(%n: index) {
   func.return
 }
 // CHECK:      Expected 'stages'
+
+// -----
+
+func.func @stages_too_large(%n: index) {
+  pypto.pipeline %i = %n to %n step %n stages 99999999999999999999999 {
+  }
+  func.return
+}
+// CHECK:      pypto.pipeline %i = %n to %n step %n stages 99999999999999999999999 {
+// CHECK-NEXT:                                             ^^^^^^^^^^^^^^^^^^^^^^^
+// CHECK-NEXT: stages 99999999999999999999999 does not fit in a 64-bit integer
