@@ -31,7 +31,7 @@ from passes.explain import describe_block, explain_order
 from passes.io_order_policy import rotate_acc_stages, schedule_key
 from passes.scheduling import move_into_order, priority_order
 from pypto_dialect.pipeline import PipelineOp
-from pypto_dialect.walks import ancestors, closest, walk_ops
+from pypto_dialect.walks import ancestors, closest, ops_with_regions
 
 
 @dataclass(frozen=True)
@@ -116,12 +116,11 @@ class CanonicalizeIOOrderPass(ModulePass):
     def _canonicalize(self, op: ModuleOp) -> None:
         # One linear walk (not xDSL's walker, whose walk costs the nesting
         # depth per op): the blocks inner first, as the pattern expects.
-        ops = [nested for top in op.ops for nested in walk_ops(top, regions_first=True)]
+        ops = [nested for top in op.ops for nested in ops_with_regions(top)]
         pipelines = [nested for nested in ops if isinstance(nested, PipelineOp)]
         check_lowered(pipelines)
         pattern = CanonicalizeIOOrderPattern(self.explain)
         for nested in ops:
-            if nested.regions:
-                pattern.match_and_rewrite(nested, PatternRewriter(nested))
+            pattern.match_and_rewrite(nested, PatternRewriter(nested))
         for pipeline in pipelines:
             demote_to_scf_for(pipeline, PatternRewriter(pipeline))

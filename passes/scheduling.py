@@ -9,12 +9,10 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left
 from collections.abc import Sequence
-from itertools import groupby
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from xdsl.ir import Block, Operation
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from passes.analysis import DependenceGraph
@@ -81,23 +79,38 @@ def move_into_order(
     rewriter: PatternRewriter,
 ) -> list[int]:
     """
-    Move the ops of `block` into `order`, keeping a longest run already in
-    order in place (fewest moves; consecutive moved ops move together);
-    return the indices of the moved ops.
+    Put the ops of `block`, `ops` in program order (all of them, or all but
+    the terminator), into `order`; return the indices of the ops that moved
+    (those off a longest run already in order: the fewest moves).
     """
     kept = _longest_increasing(order)
-    moved: list[int] = []
-    previous: Operation | None = None
-    for is_kept, group in groupby(order, key=kept.__contains__):
-        indices = list(group)
-        if not is_kept:
-            run = [ops[index] for index in indices]
-            for op in run:
-                op.detach()
-            where = (
-                InsertPoint.after(previous) if previous else InsertPoint.at_start(block)
-            )
-            rewriter.insert(run, where)
-            moved.extend(indices)
-        previous = ops[indices[-1]]
+    moved = [index for index in order if index not in kept]
+    if not moved:
+        return moved
+    ordered = [ops[index] for index in order]
+    if block.last_op is not ops[-1]:
+        ordered.append(cast(Operation, block.last_op))  # the terminator stays last
+    _relink(block, ordered)
+    rewriter.has_done_action = True
+    for index in moved:
+        rewriter.handle_operation_insertion(ops[index])
     return moved
+
+
+def _relink(block: Block, ordered: Sequence[Operation]) -> None:
+    """
+    Make `ordered`, a permutation of the ops of `block`, its op list. Set
+    on xDSL's fields directly, as `Block` does (detaching and inserting each
+    op walks up to the root to rule out cycles; the ops stay in their block).
+    """
+    previous: Operation | None = None
+    for op in ordered:
+        op._prev_op = previous  # pyright: ignore[reportPrivateUsage]
+        if previous is None:
+            block._first_op = op  # pyright: ignore[reportPrivateUsage]
+        else:
+            previous._next_op = op  # pyright: ignore[reportPrivateUsage]
+        previous = op
+    if previous is not None:
+        previous._next_op = None  # pyright: ignore[reportPrivateUsage]
+    block._last_op = previous  # pyright: ignore[reportPrivateUsage]

@@ -175,7 +175,12 @@ class _ShapedPyPTOType(
         return len(self.shape.data)
 
     def get_shape(self) -> tuple[int, ...]:
-        return tuple(dim.data for dim in self.shape.data)
+        """The dimensions, computed once per instance (as `text`)."""
+        cache = vars(self)
+        shape: tuple[int, ...] | None = cache.get("_shape")
+        if shape is None:
+            shape = cache["_shape"] = tuple(dim.data for dim in self.shape.data)
+        return shape
 
     def get_element_type(self) -> Attribute:
         return self.element_type

@@ -19,6 +19,7 @@ from typing import cast
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import (
+    DefaultResource,
     EffectInstance,
     MemoryEffect,
     MemoryEffectKind,
@@ -72,6 +73,18 @@ def _window_effect(op_type: type[Operation]) -> MemoryEffectKind | None:
     return _WINDOW_TRAITS.get(type(traits[0]))
 
 
+@cache
+def _window_access_kind(op_type: type[Operation]) -> AccessKind | None:
+    """The `AccessKind` of the `_window_effect` of an op class, if any."""
+    effect = _window_effect(op_type)
+    if effect is None:
+        return None
+    return AccessKind.READ if effect is MemoryEffectKind.READ else AccessKind.WRITE
+
+
+_DEFAULT = DefaultResource()
+
+
 def window_read_tensor(op: Operation) -> SSAValue | None:
     """The tensor `op` reads, when reading one window of it is all `op` does."""
     if _window_effect(type(op)) is not MemoryEffectKind.READ:
@@ -84,6 +97,10 @@ class AccessKind(Enum):
 
     READ = "read"
     WRITE = "write"
+
+    # The members are singletons: hash them by identity, as the frontier
+    # looks them up per access (`Enum` hashes the name, in Python).
+    __hash__ = object.__hash__
 
 
 @dataclass(frozen=True)
@@ -142,10 +159,11 @@ class OpSummaries:
         return self._accesses[op]
 
     def _compute_accesses(self, op: Operation) -> tuple[MemoryAccess, ...] | None:
-        if (effect := _window_effect(type(op))) is not None:
+        if (kind := _window_access_kind(type(op))) is not None:
             # The trait's one effect, without asking it for a set to dedupe.
-            tensor = cast(TensorWindowAccess, op).accessed_tensor
-            return (_access(op, EffectInstance(effect, tensor), self.forms),)
+            access = cast(TensorWindowAccess, op)
+            window = access_window(access, self.forms)
+            return (MemoryAccess(kind, _DEFAULT, access.accessed_tensor, window),)
         traits = effect_traits(type(op))
         if not traits:
             return None

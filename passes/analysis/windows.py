@@ -44,6 +44,11 @@ class LinearForm:
         )
 
     def __add__(self, other: LinearForm) -> LinearForm:
+        # The common offsets: a form plus a constant.
+        if not other.symbolic:
+            return LinearForm(self.symbolic, self.constant + other.constant)
+        if not self.symbolic:
+            return LinearForm(other.symbolic, self.constant + other.constant)
         terms = dict(self.symbolic)
         for value, coefficient in other.symbolic:
             terms[value] = terms.get(value, 0) + coefficient

@@ -102,17 +102,20 @@ class LoadOp(TileSyntaxOp, TensorWindowAccess):
     ):
         super().__init__(operands=[src, offsets], result_types=[result_type])
 
+    # The window accessors read the operand tuple directly: the analyses ask
+    # them for every load and store, and IRDL's accessors find the variadic
+    # `offsets` again on each call.
     @property
     def accessed_tensor(self) -> SSAValue:
-        return self.src
+        return self._operands[0]
 
     @property
     def window_offsets(self) -> Sequence[SSAValue]:
-        return self.offsets
+        return self._operands[1:]
 
     @property
     def window_shape(self) -> tuple[int, ...]:
-        return tile_of(self.result).get_shape()
+        return tile_of(self.results[0]).get_shape()
 
     def verify_(self) -> None:
         assert isinstance(self.src.type, TensorType)
@@ -150,15 +153,15 @@ class StoreOp(TileSyntaxOp, TensorWindowAccess):
 
     @property
     def accessed_tensor(self) -> SSAValue:
-        return self.dst
+        return self._operands[1]
 
     @property
     def window_offsets(self) -> Sequence[SSAValue]:
-        return self.offsets
+        return self._operands[2:]
 
     @property
     def window_shape(self) -> tuple[int, ...]:
-        return tile_of(self.value).get_shape()
+        return tile_of(self._operands[0]).get_shape()
 
     def verify_(self) -> None:
         assert isinstance(self.dst.type, TensorType)

@@ -41,8 +41,8 @@ def check_links(module: ModuleOp) -> None:
     Raise AssertionError unless, in `module`:
 
     * every region's, block's and op's parent is the op, region or block that
-      contains it, and every result and block argument knows its owner and
-      index;
+      contains it, every block's op list reads the same both ways, and every
+      result and block argument knows its owner and index;
     * operand #i of every op is a value defined in the module whose uses
       record `Use(op, i)` once, and every use of every value defined in the
       module (results, block arguments) is an operand of an op of the module,
@@ -81,6 +81,7 @@ def _contents(module: ModuleOp) -> tuple[list[Operation], list[Block]]:
                         f"argument #{index} of {_describe_block(block)} says it is "
                         f"{_describe(arg)}"
                     )
+                _check_op_list(block)
                 for k, nested in enumerate(block.ops):
                     parent = nested.parent
                     assert parent is block, (
@@ -89,6 +90,18 @@ def _contents(module: ModuleOp) -> tuple[list[Operation], list[Block]]:
                         + ("no block" if parent is None else _describe_block(parent))
                     )
     return ops, blocks
+
+
+def _check_op_list(block: Block) -> None:
+    """
+    The op list of `block` reads the same from its first op on and from its
+    last op back (so its ends link nowhere else).
+    """
+    forward = list(block.ops)
+    backward = list(reversed(block.ops))[::-1]
+    assert forward == backward, (
+        f"{_describe_block(block)}: its ops read differently backward"
+    )
 
 
 def _check_uses(

@@ -89,6 +89,21 @@ def orphan_a_block(module: ModuleOp) -> None:
     find(module, "scf.if").regions[0].block.parent = None
 
 
+def break_a_backward_link(module: ModuleOp) -> None:
+    addi = find(module, "arith.addi")
+    addi._prev_op = None  # pyright: ignore[reportPrivateUsage]
+
+
+def link_on_from_the_last_op(module: ModuleOp) -> None:
+    ret = find(module, "func.return")
+    ret._next_op = find(module, "cf.br")  # pyright: ignore[reportPrivateUsage]
+
+
+def link_back_from_the_first_op(module: ModuleOp) -> None:
+    first = find(module, "arith.constant")
+    first._prev_op = find(module, "func.return")  # pyright: ignore[reportPrivateUsage]
+
+
 def misnumber_an_argument(module: ModuleOp) -> None:
     kernel = find(module, "func.func")
     assert isinstance(kernel, func.FuncOp)
@@ -142,6 +157,21 @@ def misnumber_an_argument(module: ModuleOp) -> None:
             orphan_a_block,
             f"block 0.0 of {IF}: its parent is not region #0 of that op",
             id="block without a parent",
+        ),
+        pytest.param(
+            break_a_backward_link,
+            f"block 0.0 of {FUNC}: its ops read differently backward",
+            id="broken backward link",
+        ),
+        pytest.param(
+            link_on_from_the_last_op,
+            f"block 0.1 of {FUNC}: its ops read differently backward",
+            id="last op linked on",
+        ),
+        pytest.param(
+            link_back_from_the_first_op,
+            f"block 0.0 of {FUNC}: its ops read differently backward",
+            id="first op linked back",
         ),
         pytest.param(
             misnumber_an_argument,

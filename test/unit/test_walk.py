@@ -1,4 +1,7 @@
-"""`walk_ops`: `Operation.walk`'s order, at a cost independent of the nesting."""
+"""
+`walk_ops` and `ops_with_regions`: `Operation.walk`'s order, at a cost
+independent of the nesting.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from xdsl.parser import Parser
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.context import pypto_context
-from pypto_dialect.walks import walk_ops
+from pypto_dialect.walks import ops_with_regions, walk_ops
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.mlir"))
 
@@ -33,6 +36,18 @@ def test_same_order_as_operation_walk(path: Path, regions_first: bool):
     module = lowered(path)
     expected = list(module.walk(region_first=regions_first))
     assert list(walk_ops(module, regions_first=regions_first)) == expected
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
+def test_ops_with_regions_in_walk_order(path: Path):
+    module = lowered(path)
+    expected = [op for op in module.walk(region_first=True) if op.regions]
+    assert len(expected) > 1
+    assert ops_with_regions(module) == expected
+
+
+def test_ops_with_regions_of_an_op_without_regions():
+    assert ops_with_regions(arith.ConstantOp.from_int_and_width(1, 64)) == []
 
 
 def test_order_of_a_small_nest():
