@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, cast
+from typing import NamedTuple, Protocol, cast
 
 from sortedcontainers import SortedList
 from xdsl.dialects import func
@@ -35,6 +35,11 @@ from passes.analysis.summaries import AccessKind, MemoryAccess
 from passes.analysis.windows import Symbolic, Window, WindowDim
 from pypto_dialect.types import TensorType
 
+_CONFLICTING_KINDS = {
+    AccessKind.READ: (AccessKind.WRITE,),
+    AccessKind.WRITE: (AccessKind.READ, AccessKind.WRITE),
+}
+"""The kinds of earlier accesses an access of a kind conflicts with."""
 _MEMORY_KINDS = {
     (AccessKind.WRITE, AccessKind.READ): DependenceKind.READ_AFTER_WRITE,
     (AccessKind.READ, AccessKind.WRITE): DependenceKind.WRITE_AFTER_READ,
@@ -99,9 +104,8 @@ _Location = tuple[type[Resource], SSAValue | None]
 """Where an access goes: the kind of resource and the memory object, if known."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """An access of the frontier."""
+class _Entry(NamedTuple):
+    """An access of the frontier (a named tuple: one is made per access)."""
 
     node: int
     access: MemoryAccess
@@ -198,7 +202,10 @@ class _WindowIndex:
             self._dims = [{} for _ in window.dims]
         for groups, dim in zip(self._dims, window.dims, strict=True):
             symbolic = None if dim.offset is None else dim.offset.symbolic
-            groups.setdefault(symbolic, _Group()).add(dim, entry.key)
+            group = groups.get(symbolic)
+            if group is None:
+                group = groups[symbolic] = _Group()
+            group.add(dim, entry.key)
 
     def remove(self, entry: _Entry) -> None:
         del self.entries[entry.key]
@@ -282,14 +289,18 @@ class MemoryFrontier:
             self.add_edge(
                 self._barrier, node, Dependence(DependenceKind.UNKNOWN_EFFECTS)
             )
-        same_location = [list(self._add_conflict_edges(node, a)) for a in accesses]
+        locations = [_location(access) for access in accesses]
+        same_location = [
+            self._add_conflict_edges(node, access, location)
+            for access, location in zip(accesses, locations, strict=True)
+        ]
         for access, conflicting in zip(accesses, same_location, strict=True):
             if access.kind is AccessKind.WRITE:
                 for entry in conflicting:
                     if access.window.covers(entry.access.window):
                         self._remove(entry)
-        for access in accesses:
-            self._add(_Entry(node, access, self._next_key, _location(access)))
+        for access, location in zip(accesses, locations, strict=True):
+            self._add(_Entry(node, access, self._next_key, location))
             self._next_key += 1
 
     def _visit_barrier(self, node: int) -> None:
@@ -303,30 +314,38 @@ class MemoryFrontier:
         self._nonempty.clear()
         self._barrier = node
 
-    def _add_conflict_edges(self, node: int, access: MemoryAccess) -> Iterator[_Entry]:
-        """Add an edge from each conflicting entry; yield those of the same location."""
-        location = _location(access)
-        kinds = (
-            (AccessKind.WRITE,)
-            if access.kind is AccessKind.READ
-            else (AccessKind.READ, AccessKind.WRITE)
-        )
-        for kind in kinds:
-            reason = Dependence(
-                _MEMORY_KINDS[kind, access.kind],
-                access.value,
-                None if location[0] is DefaultResource else access.resource,
-            )
+    def _add_conflict_edges(
+        self, node: int, access: MemoryAccess, location: _Location
+    ) -> list[_Entry]:
+        """Add an edge from each conflicting entry; return those of the same location."""
+        found: list[_Entry] = []
+        window = access.window
+        for kind in _CONFLICTING_KINDS[access.kind]:
+            reason: Dependence | None = None
             same = self._indices.get((location, kind))
-            for entry in same.candidates(access.window) if same else ():
+            for entry in same.candidates(window) if same else ():
                 self.num_comparisons += 1
-                if not access.window.is_disjoint_from(entry.access.window):
+                if not window.is_disjoint_from(entry.access.window):
+                    reason = reason or self._reason(kind, access, location)
                     self.add_edge(entry.node, node, reason)
-                    yield entry
+                    found.append(entry)
             for index in self._aliasing_indices(location, kind):
+                reason = reason or self._reason(kind, access, location)
                 for entry in index.entries.values():
                     self.num_comparisons += 1
                     self.add_edge(entry.node, node, reason)
+        return found
+
+    @staticmethod
+    def _reason(
+        earlier: AccessKind, access: MemoryAccess, location: _Location
+    ) -> Dependence:
+        """Why `access` stays after an earlier access of kind `earlier`."""
+        return Dependence(
+            _MEMORY_KINDS[earlier, access.kind],
+            access.value,
+            None if location[0] is DefaultResource else access.resource,
+        )
 
     def _aliasing_indices(
         self, location: _Location, kind: AccessKind

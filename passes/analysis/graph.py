@@ -40,7 +40,9 @@ class DependenceGraph:
         self.block = block
         self.ops = tuple(ops)
         self.num_comparisons = 0
-        self._index = {op: index for index, op in enumerate(self.ops)}
+        # By `id`: xDSL hashes ops in Python, and the build looks up the
+        # owner of every operand. The ops are kept alive in `ops`.
+        self._index = {id(op): index for index, op in enumerate(self.ops)}
         self._predecessors: list[dict[int, list[Dependence]]] = [{} for _ in ops]
         self._successors: list[list[int]] = [[] for _ in ops]
 
@@ -70,7 +72,7 @@ class DependenceGraph:
             # Region-free ops: their operands (a repeated one adds no edge twice).
             for value in summaries.uses(op) if op.regions else op.operands:
                 # A block argument's owner, a block, is never in the index.
-                source = source_of(value.owner)  # pyright: ignore[reportArgumentType]
+                source = source_of(id(value.owner))
                 if source is not None and source < index:
                     add_edge(source, index, Dependence(DependenceKind.SSA, value))
             accesses = found[index]
@@ -92,7 +94,7 @@ class DependenceGraph:
             reasons.append(reason)
 
     def index(self, op: Operation) -> int:
-        return self._index[op]
+        return self._index[id(op)]
 
     def predecessor_indices(self, index: int) -> Mapping[int, Sequence[Dependence]]:
         return self._predecessors[index]
@@ -104,12 +106,14 @@ class DependenceGraph:
         """The ops `op` depends on directly, with the reasons."""
         return {
             self.ops[source]: tuple(reasons)
-            for source, reasons in self._predecessors[self._index[op]].items()
+            for source, reasons in self._predecessors[self._index[id(op)]].items()
         }
 
     def successors(self, op: Operation) -> tuple[Operation, ...]:
         """The ops that depend directly on `op`."""
-        return tuple(self.ops[target] for target in self._successors[self._index[op]])
+        return tuple(
+            self.ops[target] for target in self._successors[self._index[id(op)]]
+        )
 
     @property
     def num_edges(self) -> int:

@@ -138,9 +138,8 @@ class OpSummaries:
             values = list(op.operands)
             is_inner = _defined_directly_in(op)
             for nested in _nested_ops(op):
-                values.extend(
-                    value for value in self.uses(nested) if not is_inner(value)
-                )
+                used = self.uses(nested) if nested.regions else nested.operands
+                values.extend(value for value in used if not is_inner(value))
             found = self._uses[op] = tuple(dict.fromkeys(values))
         return found
 
@@ -154,9 +153,11 @@ class OpSummaries:
         """
         if never_has_effects(type(op)):
             return ()
-        if op not in self._accesses:
-            self._accesses[op] = self._compute_accesses(op)
-        return self._accesses[op]
+        try:  # one lookup on a hit (None is a value: unknown effects)
+            return self._accesses[op]
+        except KeyError:
+            found = self._accesses[op] = self._compute_accesses(op)
+            return found
 
     def _compute_accesses(self, op: Operation) -> tuple[MemoryAccess, ...] | None:
         if (kind := _window_access_kind(type(op))) is not None:
@@ -201,10 +202,17 @@ def _defining_block(value: SSAValue) -> Block | None:
 def _defined_directly_in(op: Operation) -> Callable[[SSAValue], bool]:
     """Whether a value is an argument of a block of `op`, or a result of an op in one."""
     blocks = [block for region in op.regions for block in region.blocks]
-    if len(blocks) == 1:  # the common case: compare identities only
-        only = blocks[0]
-        return lambda value: _defining_block(value) is only
-    return lambda value: any(_defining_block(value) is block for block in blocks)
+    if len(blocks) != 1:
+        return lambda value: any(_defining_block(value) is block for block in blocks)
+    only = blocks[0]
+
+    def is_in_only_block(value: SSAValue) -> bool:
+        # The common case, `_defining_block` inlined: it is asked per use.
+        if type(value) is OpResult:
+            return value.op.parent is only
+        return type(value) is BlockArgument and value.block is only
+
+    return is_in_only_block
 
 
 def _access(op: Operation, effect: EffectInstance, forms: LinearForms) -> MemoryAccess:

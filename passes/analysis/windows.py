@@ -13,7 +13,7 @@ constant intervals `[c0, c0 + extent)` do not overlap: `i*128` and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from xdsl.dialects import arith
@@ -156,15 +156,16 @@ class WindowDim:
 
     offset: LinearForm | None
     extent: int
+    start: int = field(init=False, compare=False, repr=False)
+    """The constant part of the offset (0 when unknown)."""
+    end: int = field(init=False, compare=False, repr=False)
+    """`start + extent`."""
 
-    @property
-    def start(self) -> int:
-        """The constant part of the offset (0 when unknown)."""
-        return 0 if self.offset is None else self.offset.constant
-
-    @property
-    def end(self) -> int:
-        return self.start + self.extent
+    def __post_init__(self) -> None:
+        # Fields, not properties: the frontier compares them per candidate.
+        start = 0 if self.offset is None else self.offset.constant
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "end", start + self.extent)
 
     def is_disjoint_from(self, other: WindowDim) -> bool:
         """Whether the two ranges provably never overlap."""
@@ -200,15 +201,17 @@ class Window:
     """
 
     dims: tuple[WindowDim, ...] = ()
+    is_anywhere: bool = field(init=False, compare=False, repr=False)
+    """Whether no dimension has a known offset."""
+
+    def __post_init__(self) -> None:
+        # A field, not a property: the frontier asks it per query.
+        anywhere = all(dim.offset is None for dim in self.dims)
+        object.__setattr__(self, "is_anywhere", anywhere)
 
     @property
     def rank(self) -> int:
         return len(self.dims)
-
-    @property
-    def is_anywhere(self) -> bool:
-        """Whether no dimension has a known offset."""
-        return all(dim.offset is None for dim in self.dims)
 
     def is_disjoint_from(self, other: Window) -> bool:
         """Whether the two windows provably never overlap."""
