@@ -12,10 +12,9 @@ unknown effects.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from typing import cast
+from typing import NamedTuple, cast
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import (
@@ -103,9 +102,12 @@ class AccessKind(Enum):
     __hash__ = object.__hash__
 
 
-@dataclass(frozen=True)
-class MemoryAccess:
-    """One memory effect of an op or of an op nested in it."""
+class MemoryAccess(NamedTuple):
+    """
+    One memory effect of an op or of an op nested in it. (A named tuple: the
+    summaries make and dedupe one per access, and a frozen dataclass costs
+    several times as much to build and to hash.)
+    """
 
     kind: AccessKind
     resource: Resource

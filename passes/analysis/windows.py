@@ -232,14 +232,21 @@ class Window:
 
     def hiding(self, is_hidden: Callable[[SSAValue], bool]) -> Window:
         """This window with unknown offsets where they depend on a hidden value."""
-        dims = tuple(
-            WindowDim(None, dim.extent)
-            if dim.offset is not None
+        if self.is_anywhere:  # nothing to hide: common in nests, once hidden inside
+            return self
+        hidden = [
+            dim.offset is not None
             and any(is_hidden(atom) for atom, _ in dim.offset.symbolic)
-            else dim
             for dim in self.dims
+        ]
+        if not any(hidden):
+            return self
+        return Window(
+            tuple(
+                WindowDim(None, dim.extent) if hide else dim
+                for dim, hide in zip(self.dims, hidden, strict=True)
+            )
         )
-        return self if dims == self.dims else Window(dims)
 
 
 ANYWHERE = Window()
