@@ -126,6 +126,19 @@ def _defined_at_entry(region: Region) -> Iterator[SSAValue]:
     return _defined_in(region)
 
 
+def _verify_used_inside(values: Iterable[SSAValue], inside: set[int]) -> None:
+    """The uses of `values`, defined in a body, are all by ops `inside` it (ids)."""
+    for value in values:
+        for use in value.uses:
+            if id(use.operation) in inside:
+                continue
+            name = "a value" if value.name_hint is None else f"%{value.name_hint}"
+            raise VerifyException(
+                f"{name} is defined in the body but used outside the loop, by "
+                f"'{use.operation.name}'"
+            )
+
+
 @pypto_op_definition
 class YieldOp(AbstractYieldOperation[Attribute]):
     """`pypto.yield %v : type`: the loop-carried values of the next iteration."""
@@ -268,8 +281,12 @@ class PipelineOp(IRDLOperation):
         as defined (their order is a matter of the CFG). It covers the
         pipelines nested in the body too.
         """
-        enclosing = _enclosing_blocks(self)
-        visible: set[SSAValue] = set()
+        enclosing = {id(block) for block in _enclosing_blocks(self)}
+        # Values and ops by `id` (xDSL hashes them in Python): all are alive,
+        # in the IR, for the whole walk.
+        visible: set[int] = set()
+        inside: set[int] = set()  # the ops of the body, nested ones included
+        defined: list[SSAValue] = []  # the values of the body
         # Explicit stack, program order: an op's operands, then its regions
         # (which see what it sees), then its results become visible.
         work: list[tuple[_Step, Operation | Region]] = [(_Step.ENTER, self.body)]
@@ -279,17 +296,18 @@ class PipelineOp(IRDLOperation):
                 if step is _Step.ENTER:
                     work.append((_Step.LEAVE, item))
                     work.extend((_Step.CHECK, op) for op in _reversed_ops(item))
-                    visible.update(_defined_at_entry(item))
+                    visible.update(map(id, _defined_at_entry(item)))
                 else:
-                    defined = tuple(_defined_in(item))
-                    self._verify_used_inside(defined)
-                    visible.difference_update(defined)
+                    values = tuple(_defined_in(item))
+                    defined.extend(values)
+                    visible.difference_update(map(id, values))
                 continue
             if step is _Step.DEFINE:
-                visible.update(item.results)
+                visible.update(map(id, item.results))
                 continue
+            inside.add(id(item))
             for index, operand in enumerate(item.operands):
-                if operand in visible or _defining_block(operand) in enclosing:
+                if id(operand) in visible or id(_defining_block(operand)) in enclosing:
                     continue
                 name = "" if operand.name_hint is None else f" (%{operand.name_hint})"
                 raise VerifyException(
@@ -298,18 +316,7 @@ class PipelineOp(IRDLOperation):
                 )
             work.append((_Step.DEFINE, item))
             work.extend((_Step.ENTER, region) for region in reversed(item.regions))
-
-    def _verify_used_inside(self, values: Iterable[SSAValue]) -> None:
-        """The uses of `values`, defined in the body, are all in the body."""
-        for value in values:
-            for use in value.uses:
-                if self.is_ancestor(use.operation):
-                    continue
-                name = "a value" if value.name_hint is None else f"%{value.name_hint}"
-                raise VerifyException(
-                    f"{name} is defined in the body but used outside the loop, by "
-                    f"'{use.operation.name}'"
-                )
+        _verify_used_inside(defined, inside)
 
     def _verify_matches_iter_args(self, what: str, types: Sequence[Attribute]) -> None:
         """Check that `types` (of block arguments, results or yield) match iter_args."""
