@@ -1,7 +1,8 @@
 """
 List scheduling of a block on its dependence graph, whatever the priorities:
 a topological order that always takes the ready op of highest priority, and
-the in-place move of the block's ops into an order with the fewest moves.
+the in-place reorder of the block's ops into it (reported and notified as the
+fewest moves: the ops off a longest run already in order).
 """
 
 from __future__ import annotations
