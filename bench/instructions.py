@@ -4,6 +4,7 @@ that the noise of a shared machine does not move (timings of one phase spread
 by up to 1.8x here; counts of the same run agree to 1%).
 
     python -m bench.instructions [--baseline DIR] [--families NAME ...]
+                                 [--passes lower|canonicalize ...]
                                  [--sizes OPS ...] [--stages F ...] [--jobs N]
 
 For the largest case of each family at the scale (default: 2,500 ops, F = 16),
@@ -126,6 +127,7 @@ def table(
     counts: dict[Run, int],
     current: Path,
     baseline: Path | None,
+    passes: Sequence[str] = PASSES,
 ) -> str:
     """The Markdown table of `counts`, in millions of instructions."""
     header = "| case | pass | current (M) |"
@@ -135,7 +137,7 @@ def table(
         rule += "---|---|"
     lines = [header, rule]
     for case in cases:
-        for pass_name in PASSES:
+        for pass_name in passes:
             ours = counts[Run(case, pass_name, current)]
             line = (
                 f"| {case.family} {case.parameter} | {pass_name} | {ours / 1e6:.1f} |"
@@ -159,6 +161,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         choices=[family.name for family in FAMILIES],
         default=[family.name for family in FAMILIES],
     )
+    parser.add_argument("--passes", nargs="+", choices=PASSES, default=list(PASSES))
     parser.add_argument("--sizes", type=int, nargs="+", default=[2_500])
     parser.add_argument("--stages", type=int, nargs="+", default=[16])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -173,7 +176,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     checkouts = [current] if args.baseline is None else [current, args.baseline]
     cases = largest_cases(Scale(args.sizes, args.stages), args.families)
     runs = [
-        Run(c, p, checkout) for c in cases for p in PASSES for checkout in checkouts
+        Run(c, p, checkout)
+        for c in cases
+        for p in args.passes
+        for checkout in checkouts
     ]
     with tempfile.TemporaryDirectory() as directory:
         modules = {
@@ -187,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             counts = dict(zip(runs, pool.map(count_run, runs), strict=True))
-    print(table(cases, counts, current, args.baseline))
+    print(table(cases, counts, current, args.baseline, args.passes))
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from passes.collector import collector_paused
 from passes.demote import demote_to_scf_for
 from passes.diagnostics import fail
 from passes.explain import describe_block, explain_order
-from passes.io_order_policy import rotate_acc_stages, schedule_key
+from passes.io_order_policy import rotate_acc_stages, schedule_keys
 from passes.scheduling import move_into_order, priority_order
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
@@ -61,7 +61,7 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     ) -> None:
         graph = DependenceGraph.build(block, self.summaries)
         policy = pipeline.policy
-        keys = [schedule_key(op, i, policy) for i, op in enumerate(graph.ops)]
+        keys = schedule_keys(graph.ops, policy)
         order = priority_order(graph, keys)
         moved = (
             move_into_order(block, graph.ops, order, rewriter)

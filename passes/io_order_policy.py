@@ -90,12 +90,9 @@ def _is_scalar_compute(op: Operation) -> bool:
 
 def classify(op: Operation, *, overlap_stores: bool = True) -> Category:
     """The category of `op`; stores are compute when `overlap_stores` is off."""
-    kind = _kind(type(op))
-    if kind is _Kind.LOAD:
-        return Category.LOAD
-    if kind is _Kind.STORE:
-        return Category.STORE if overlap_stores else Category.TILE_COMPUTE
-    if kind is _Kind.EXTRACT:
+    if (category := _class_category(type(op), overlap_stores)) is not None:
+        return category
+    if _kind(type(op)) is _Kind.EXTRACT:
         extract = cast(ExtractOp, op)
         if (
             _space(extract.source.type) is MemorySpace.MAT
@@ -146,18 +143,41 @@ class ScheduleKey(NamedTuple):
     """The original position: keeps the order stable among equals."""
 
 
-def schedule_key(op: Operation, index: int, policy: PipelinePolicy) -> ScheduleKey:
+def schedule_keys(
+    ops: Sequence[Operation], policy: PipelinePolicy
+) -> list[ScheduleKey]:
     """
-    `(tier, stage, sub, index)`, or `(tier, stage // 2, sub, stage, index)`
-    with the innermost stage under `double_buffer_acc`.
+    The key of each of `ops` (a block's, in program order, positions from
+    0): `(tier, stage, sub, position)`, or `(tier, stage // 2, sub, stage,
+    position)` with the innermost stage under `double_buffer_acc`.
     """
-    category = classify(op, overlap_stores=policy.overlap_stores)
-    tier = category.tier
-    stage = effective_membership(op) if tier == _COMPUTE_TIER else ()
-    if policy.double_buffer_acc:
-        innermost = stage[0][1] if stage else -1
-        return ScheduleKey(tier, (innermost // 2,), category.sub, (innermost,), index)
-    return ScheduleKey(tier, _flattened(stage), category.sub, (), index)
+    overlap_stores, double_buffer_acc = policy.overlap_stores, policy.double_buffer_acc
+    keys: list[ScheduleKey] = []
+    for index, op in enumerate(ops):
+        category = _class_category(type(op), overlap_stores) or classify(
+            op, overlap_stores=overlap_stores
+        )
+        tier = category.tier
+        stage = effective_membership(op) if tier == _COMPUTE_TIER else ()
+        if double_buffer_acc:
+            innermost = stage[0][1] if stage else -1
+            key = (tier, (innermost // 2,), category.sub, (innermost,), index)
+        else:
+            key = (tier, _flattened(stage), category.sub, (), index)
+        # `tuple.__new__`: the named tuple's own `__new__` is a Python call.
+        keys.append(tuple.__new__(ScheduleKey, key))
+    return keys
+
+
+@cache
+def _class_category(op_type: type[Operation], overlap_stores: bool) -> Category | None:
+    """The category every op of a class has, None when it depends on the op."""
+    kind = _kind(op_type)
+    if kind is _Kind.LOAD:
+        return Category.LOAD
+    if kind is _Kind.STORE:
+        return Category.STORE if overlap_stores else Category.TILE_COMPUTE
+    return None
 
 
 _COMPUTE_TIER = Category.TILE_COMPUTE.tier

@@ -17,12 +17,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block, Operation, OpResult
 from xdsl.traits import IsTerminator
 
 from passes.analysis.dependence import Dependence, DependenceKind
 from passes.analysis.frontier import BlockWrites, MemoryFrontier
 from passes.analysis.summaries import OpSummaries, window_read_tensor
+from pypto_dialect.walks import block_ops
 
 
 class DependenceGraph:
@@ -58,6 +59,7 @@ class DependenceGraph:
         summaries = summaries if summaries is not None else OpSummaries()
         frontier = MemoryFrontier(graph.add_edge)
         source_of, add_edge = graph._index.get, graph.add_edge
+        ssa = DependenceKind.SSA
         # The writes first: the window reads no write may touch are left out
         # (their accesses, and windows, are not even computed).
         read_tensors = [window_read_tensor(op) for op in graph.ops]
@@ -69,12 +71,19 @@ class DependenceGraph:
         for accesses in found:
             writes.add(accesses)
         for index, op in enumerate(graph.ops):
-            # Region-free ops: their operands (a repeated one adds no edge twice).
-            for value in summaries.uses(op) if op.regions else op.operands:
-                # A block argument's owner, a block, is never in the index.
-                source = source_of(id(value.owner))
+            # Region-free ops: their operands (a repeated one adds no edge
+            # twice), as xDSL's tuple (its `operands` view costs two calls).
+            for value in summaries.uses(op) if op.regions else op._operands:  # pyright: ignore[reportPrivateUsage]
+                # Only results have their op in the index (`.op`: `.owner`
+                # is a property call).
+                if type(value) is not OpResult:
+                    continue
+                source = source_of(id(value.op))
                 if source is not None and source < index:
-                    add_edge(source, index, Dependence(DependenceKind.SSA, value))
+                    # `tuple.__new__`: the named tuple's `__new__` is a Python call.
+                    add_edge(
+                        source, index, tuple.__new__(Dependence, (ssa, value, None))
+                    )
             accesses = found[index]
             tensor = read_tensors[index]
             if tensor is not None and writes.may_write(tensor):
@@ -125,7 +134,7 @@ def schedulable_ops(block: Block) -> list[Operation]:
     The ops of `block` that may be reordered: all but a last op that is (or,
     being unregistered, may be) a terminator.
     """
-    ops = [op for op in block.ops]  # noqa: C416 (list() would walk the block twice: len, then iter)
+    ops = block_ops(block)
     if ops and (ops[-1].has_trait(IsTerminator) or isinstance(ops[-1], UnregisteredOp)):
         ops.pop()
     return ops

@@ -33,6 +33,7 @@ from pypto_dialect.effects import (
     TensorWindowAccess,
     WritesTensorWindow,
 )
+from pypto_dialect.walks import block_ops
 
 
 @cache
@@ -191,7 +192,7 @@ def _nested_ops(op: Operation) -> Iterator[Operation]:
     """The ops directly in the blocks of `op`."""
     for region in op.regions:
         for block in region.blocks:
-            yield from block.ops
+            yield from block_ops(block)
 
 
 def _defining_block(value: SSAValue) -> Block | None:

@@ -20,7 +20,7 @@ from passes.canonicalize_io_order import (
     CanonicalizeIOOrderPass,
     CanonicalizeIOOrderPattern,
 )
-from passes.io_order_policy import Category, ScheduleKey, classify, schedule_key
+from passes.io_order_policy import Category, ScheduleKey, classify, schedule_keys
 from passes.scheduling import priority_order
 from pypto_dialect.attributes import MembershipAttr
 from pypto_dialect.context import pypto_context
@@ -160,7 +160,7 @@ def test_stages_compare_as_integers():
     module = parse(STAGE_TWO.replace("<0:1>", "<0:10>").replace("<0:0>", "<0:2>"))
     pipeline = next(op for op in module.walk() if isinstance(op, PipelineOp))
     ops = list(pipeline.body.block.ops)
-    keys = [schedule_key(op, n, pipeline.policy) for n, op in enumerate(ops)]
+    keys = schedule_keys(ops, pipeline.policy)
     exp_2, exp_10 = keys[2], keys[6]
     assert exp_2 == ScheduleKey(2, (0, 2), 0, (), 2)
     assert exp_10 == ScheduleKey(2, (0, 10), 0, (), 6)
@@ -178,7 +178,7 @@ def test_double_buffer_acc_keys():
     )
     pipeline = next(op for op in module.walk() if isinstance(op, PipelineOp))
     ops = list(pipeline.body.block.ops)
-    keys = [schedule_key(op, n, pipeline.policy) for n, op in enumerate(ops)]
+    keys = schedule_keys(ops, pipeline.policy)
     assert keys[1] == ScheduleKey(1, (-1,), 0, (-1,), 1)
     assert keys[6] == ScheduleKey(2, (0,), 0, (1,), 6)
     assert keys[7] == ScheduleKey(2, (0,), 1, (1,), 7)
