@@ -165,7 +165,7 @@ def schedule_keys(
         else:
             key = (tier, _flattened(stage), category.sub, (), index)
         # `tuple.__new__`: the named tuple's own `__new__` is a Python call.
-        keys.append(tuple.__new__(ScheduleKey, key))
+        keys.append(tuple.__new__(ScheduleKey, key))  # pyright: ignore[reportUnknownMemberType]
     return keys
 
 

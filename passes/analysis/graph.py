@@ -82,7 +82,9 @@ class DependenceGraph:
                 if source is not None and source < index:
                     # `tuple.__new__`: the named tuple's `__new__` is a Python call.
                     add_edge(
-                        source, index, tuple.__new__(Dependence, (ssa, value, None))
+                        source,
+                        index,
+                        tuple.__new__(Dependence, (ssa, value, None)),  # pyright: ignore[reportUnknownMemberType]
                     )
             accesses = found[index]
             tensor = read_tensors[index]

@@ -12,12 +12,12 @@ constant intervals `[c0, c0 + extent)` do not overlap: `i*128` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
 from xdsl.dialects import arith
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation, OpResult, SSAValue
 
 from pypto_dialect.constants import constant_int
 from pypto_dialect.effects import TensorWindowAccess
@@ -77,7 +77,8 @@ def _multiply(lhs: LinearForm, rhs: LinearForm) -> LinearForm | None:
 
 
 _FOLDS: dict[
-    type[Operation | Block], Callable[[LinearForm, LinearForm], LinearForm | None]
+    type[Operation] | type[None],
+    Callable[[LinearForm, LinearForm], LinearForm | None],
 ] = {
     arith.AddiOp: LinearForm.__add__,
     arith.SubiOp: LinearForm.__sub__,
@@ -86,19 +87,8 @@ _FOLDS: dict[
 """How the binary ops that offsets are folded through combine their operands' forms."""
 
 
-def _fold_operands(value: SSAValue) -> Sequence[SSAValue]:
-    """The operands `value` is folded from, or () when it is a constant or an atom."""
-    op = value.owner
-    if type(op) in _FOLDS:
-        return cast(Operation, op).operands
-    return ()
-
-
-def _fold(value: SSAValue, operands: Sequence[LinearForm]) -> LinearForm:
-    """The form of `value`, given the forms of its `_fold_operands`."""
-    fold = _FOLDS.get(type(value.owner))
-    if fold is not None and (folded := fold(*operands)) is not None:
-        return folded
+def _leaf(value: SSAValue) -> LinearForm:
+    """The form of a value not folded from others: a constant, else an atom."""
     if (constant := constant_int(value)) is not None:
         return LinearForm(constant=constant)
     return LinearForm.atom(value)
@@ -110,43 +100,41 @@ class LinearForms:
     def __init__(self) -> None:
         self._forms: dict[SSAValue, LinearForm] = {}
 
-    def _leaf(self, value: SSAValue) -> LinearForm | None:
-        """The form of a constant or atom (memoized), None for a foldable value."""
-        if _fold_operands(value):
-            return None
-        form = self._forms[value] = _fold(value, ())
-        return form
-
     def of(self, value: SSAValue) -> LinearForm:
-        """The linear form of `value` (iterative: long chains of `addi` are fine)."""
+        """
+        The linear form of `value`. Iterative, one value at a time off a
+        stack (long chains of `addi` are fine); each value is dispatched on
+        its op once (this runs for every offset of every window).
+        """
         forms = self._forms
         if (known := forms.get(value)) is not None:
             return known
-        # The common case, analysing a block in program order: the operands
-        # are known, or constants and atoms.
-        operands = [forms.get(o) or self._leaf(o) for o in _fold_operands(value)]
-        if None not in operands:
-            form = forms[value] = _fold(value, cast(list[LinearForm], operands))
-            return form
-        stack = [(value, False)]
+        stack = [value]
         expanding: set[SSAValue] = set()
         while stack:
-            current, operands_done = stack.pop()
-            if current in forms:
+            current = stack[-1]
+            owner = current.op if type(current) is OpResult else None
+            fold = _FOLDS.get(type(owner))
+            if fold is None:  # a constant or an atom
+                forms[current] = _leaf(current)
+                stack.pop()
                 continue
-            operands = _fold_operands(current)
-            if not operands:  # a constant or an atom
-                forms[current] = _fold(current, ())
-            elif operands_done:
+            lhs, rhs = cast(Operation, owner)._operands  # pyright: ignore[reportPrivateUsage]
+            lhs_form, rhs_form = forms.get(lhs), forms.get(rhs)
+            if lhs_form is not None and rhs_form is not None:
                 expanding.discard(current)
-                forms[current] = _fold(current, [forms[o] for o in operands])
-            elif not expanding.isdisjoint(operands):
+                folded = fold(lhs_form, rhs_form)
+                forms[current] = folded if folded is not None else _leaf(current)
+                stack.pop()
+            elif lhs in expanding or rhs in expanding:
                 # A use-def cycle (only possible in graph regions): an atom.
                 forms[current] = LinearForm.atom(current)
+                stack.pop()
             else:
                 expanding.add(current)
-                stack.append((current, True))
-                stack.extend((o, False) for o in operands)
+                stack.extend(
+                    o for o, f in ((rhs, rhs_form), (lhs, lhs_form)) if f is None
+                )
         return forms[value]
 
 
