@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum, auto
-from functools import cache, lru_cache
+from functools import cache
 from itertools import chain
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
 from xdsl.ir import Attribute, Operation, OpResult
@@ -42,6 +42,10 @@ class Category(Enum):
     def __init__(self, tier: int, sub: int):
         self.tier = tier
         self.sub = sub
+
+    # The members are singletons: hash them by identity, as the keys are
+    # looked up by category per op (`Enum` hashes the name, in Python).
+    __hash__ = object.__hash__
 
 
 _OPERAND_SPACES = (MemorySpace.LEFT, MemorySpace.RIGHT)
@@ -80,12 +84,13 @@ def _is_scalar_type(type_class: type[Attribute]) -> bool:
 
 def _is_scalar_compute(op: Operation) -> bool:
     """A region-free op without memory effects whose results are all scalars."""
-    return (
-        not op.regions
-        and bool(op.results)
-        and all(_is_scalar_type(type(r.type)) for r in op.results)
-        and (never_has_effects(type(op)) or is_side_effect_free(op))
-    )
+    results = op.results
+    if op.regions or not results:
+        return False
+    for result in results:  # a loop: `all` over a generator costs more, per op
+        if not _is_scalar_type(type(result.type)):
+            return False
+    return never_has_effects(type(op)) or is_side_effect_free(op)
 
 
 def classify(op: Operation, *, overlap_stores: bool = True) -> Category:
@@ -93,10 +98,12 @@ def classify(op: Operation, *, overlap_stores: bool = True) -> Category:
     if (category := _class_category(type(op), overlap_stores)) is not None:
         return category
     if _kind(type(op)) is _Kind.EXTRACT:
-        extract = cast(ExtractOp, op)
+        # The source and the result, off the op's own tuples (IRDL's
+        # accessors cost several calls each).
+        source, result = op._operands[0], op.results[0]  # pyright: ignore[reportPrivateUsage]
         if (
-            _space(extract.source.type) is MemorySpace.MAT
-            and _space(extract.result.type) in _OPERAND_SPACES
+            _space(source.type) is MemorySpace.MAT
+            and _space(result.type) in _OPERAND_SPACES
         ):
             return Category.LOAD
         return Category.TILE_COMPUTE
@@ -131,7 +138,10 @@ def effective_membership(op: Operation) -> tuple[StagePair, ...]:
 
 
 class ScheduleKey(NamedTuple):
-    """The priority of an op: the ready op with the smallest key goes first."""
+    """
+    The priority of an op: the ready op with the smallest key goes first,
+    the earlier one among equal keys (`priority_order` breaks the ties).
+    """
 
     tier: int
     major: tuple[int, ...]
@@ -139,34 +149,41 @@ class ScheduleKey(NamedTuple):
     sub: int
     minor: tuple[int, ...]
     """Empty; with `double_buffer_acc`, the innermost stage."""
-    position: int
-    """The original position: keeps the order stable among equals."""
 
 
 def schedule_keys(
     ops: Sequence[Operation], policy: PipelinePolicy
 ) -> list[ScheduleKey]:
     """
-    The key of each of `ops` (a block's, in program order, positions from
-    0): `(tier, stage, sub, position)`, or `(tier, stage // 2, sub, stage,
-    position)` with the innermost stage under `double_buffer_acc`.
+    The key of each of `ops`: `(tier, stage, sub)`, or `(tier, stage // 2,
+    sub, stage)` with the innermost stage under `double_buffer_acc`. Ops of
+    one category and stage share one key object (a block has few of them).
     """
-    overlap_stores, double_buffer_acc = policy.overlap_stores, policy.double_buffer_acc
+    overlap_stores = policy.overlap_stores
+    double_buffer_acc = policy.double_buffer_acc
+    # By category and the identity of the stage pairs (the tuple the
+    # membership attribute holds, alive while the ops are).
+    shared: dict[tuple[Category, int], ScheduleKey] = {}
     keys: list[ScheduleKey] = []
-    for index, op in enumerate(ops):
+    for op in ops:
         category = _class_category(type(op), overlap_stores) or classify(
             op, overlap_stores=overlap_stores
         )
-        tier = category.tier
-        stage = effective_membership(op) if tier == _COMPUTE_TIER else ()
-        if double_buffer_acc:
-            innermost = stage[0][1] if stage else -1
-            key = (tier, (innermost // 2,), category.sub, (innermost,), index)
-        else:
-            key = (tier, _flattened(stage), category.sub, (), index)
-        # `tuple.__new__`: the named tuple's own `__new__` is a Python call.
-        keys.append(tuple.__new__(ScheduleKey, key))  # pyright: ignore[reportUnknownMemberType]
+        stage = effective_membership(op) if category.tier == _COMPUTE_TIER else ()
+        key = shared.get((category, id(stage)))
+        if key is None:
+            key = shared[category, id(stage)] = _key(category, stage, double_buffer_acc)
+        keys.append(key)
     return keys
+
+
+def _key(
+    category: Category, stage: tuple[StagePair, ...], double_buffer_acc: bool
+) -> ScheduleKey:
+    if double_buffer_acc:
+        innermost = stage[0][1] if stage else -1
+        return ScheduleKey(category.tier, (innermost // 2,), category.sub, (innermost,))
+    return ScheduleKey(category.tier, _flattened(stage), category.sub, ())
 
 
 @cache
@@ -183,9 +200,8 @@ def _class_category(op_type: type[Operation], overlap_stores: bool) -> Category 
 _COMPUTE_TIER = Category.TILE_COMPUTE.tier
 
 
-@lru_cache(maxsize=4096)
 def _flattened(pairs: tuple[StagePair, ...]) -> tuple[int, ...]:
-    """The stage pairs as one tuple (few distinct ones per module: cached)."""
+    """The stage pairs as one tuple."""
     return tuple(chain.from_iterable(pairs))
 
 

@@ -162,14 +162,14 @@ def test_stages_compare_as_integers():
     ops = list(pipeline.body.block.ops)
     keys = schedule_keys(ops, pipeline.policy)
     exp_2, exp_10 = keys[2], keys[6]
-    assert exp_2 == ScheduleKey(2, (0, 2), 0, (), 2)
-    assert exp_10 == ScheduleKey(2, (0, 10), 0, (), 6)
+    assert exp_2 == ScheduleKey(2, (0, 2), 0, ())
+    assert exp_10 == ScheduleKey(2, (0, 10), 0, ())
     assert exp_2 < exp_10
     # The untagged store takes the stage of the tile it stores.
-    assert keys[3] == ScheduleKey(2, (0, 2), 1, (), 3)
+    assert keys[3] == ScheduleKey(2, (0, 2), 1, ())
     # Scalars and loads have no stage.
-    assert keys[0] == ScheduleKey(0, (), 0, (), 0)
-    assert keys[1] == ScheduleKey(1, (), 0, (), 1)
+    assert keys[0] == ScheduleKey(0, (), 0, ())
+    assert keys[1] == ScheduleKey(1, (), 0, ())
 
 
 def test_double_buffer_acc_keys():
@@ -179,9 +179,9 @@ def test_double_buffer_acc_keys():
     pipeline = next(op for op in module.walk() if isinstance(op, PipelineOp))
     ops = list(pipeline.body.block.ops)
     keys = schedule_keys(ops, pipeline.policy)
-    assert keys[1] == ScheduleKey(1, (-1,), 0, (-1,), 1)
-    assert keys[6] == ScheduleKey(2, (0,), 0, (1,), 6)
-    assert keys[7] == ScheduleKey(2, (0,), 1, (1,), 7)
+    assert keys[1] == ScheduleKey(1, (-1,), 0, (-1,))
+    assert keys[6] == ScheduleKey(2, (0,), 0, (1,))
+    assert keys[7] == ScheduleKey(2, (0,), 1, (1,))
 
 
 def test_classify_stores_under_policy():
@@ -198,7 +198,7 @@ def test_dependence_cycle_is_an_internal_error():
     graph = DependenceGraph(block, ops)
     graph.add_edge(0, 1, Dependence(DependenceKind.SSA))
     graph.add_edge(1, 0, Dependence(DependenceKind.SSA))
-    keys = [ScheduleKey(0, (), 0, (), n) for n in range(2)]
+    keys = [ScheduleKey(0, (), 0, ()) for _ in range(2)]
     with pytest.raises(PassFailedException, match="internal error: dependence cycle"):
         priority_order(graph, keys)
 

@@ -144,8 +144,8 @@ def test_memory_edges_match_all_pairs_conflicts(
                 assert (memory_position[source], b) in conflicts
     # Any priority order of the graph keeps every conflicting pair in order.
     keys = [
-        ScheduleKey(rng.randrange(3), (), rng.randrange(2), (), n)
-        for n in range(len(graph.ops))
+        ScheduleKey(rng.randrange(3), (), rng.randrange(2), ())
+        for _ in range(len(graph.ops))
     ]
     position = {op_index: n for n, op_index in enumerate(priority_order(graph, keys))}
     for a, b in conflicts:
