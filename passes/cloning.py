@@ -1,6 +1,7 @@
 """
 Copies of ops for the lowering: what xDSL's `Operation.clone` makes, built
-directly. `Operation.clone` goes through `Operation.__init__` (operands set
+directly; and `transplant`, an op replaced by one of another class that takes
+over its operands, results and regions. `Operation.clone` goes through `Operation.__init__` (operands set
 empty, then set again on a second walk; every name hint re-validated by a
 regex; default properties looked up again), which was three quarters of
 `lower-pipeline-loops` (docs/performance.md, "Fourth round"). The copy here
@@ -14,8 +15,8 @@ tied to the pinned xDSL (0.75); `test_cloning.py` compares it with
 
 from __future__ import annotations
 
-from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
-from xdsl.ir.core import SSAValues, Use
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir.core import OpT, SSAValues, Use
 
 
 def clone_op(op: Operation, mapper: dict[SSAValue, SSAValue]) -> Operation:
@@ -107,4 +108,45 @@ def _copy_tree(
             blocks[block].add_ops(
                 [_copy_tree(child, mapper, blocks, pairs) for child in block.ops]
             )
+    return new
+
+
+def transplant(op: Operation, cls: type[OpT], properties: dict[str, Attribute]) -> OpT:
+    """
+    An op of class `cls` in the place of `op` (which has no successors) that
+    takes over its operands, results, regions, discardable attributes and
+    location, with `properties`; `op` is left detached and empty. What
+    replacing `op` by `cls.create(...)` on the same values and moved regions
+    makes, with the same result objects (no use is rewritten, none made):
+    a fifth of `canonicalize-io-order` on a module of small loops went to
+    creating the `scf.for` and `scf.yield` of the demotion, and replacing.
+    """
+    if op._successors:
+        raise ValueError(f"transplant: {op.name} has successors")
+    new = cls.__new__(cls)
+    new._operands, new._operand_uses = op._operands, op._operand_uses
+    for use in new._operand_uses:
+        use._operation = new
+    new.results = op.results
+    for result in new.results:
+        result.op = new
+    new.properties = properties
+    new.attributes = op.attributes
+    new.location = op.location
+    new._successors, new._successor_uses = (), ()
+    new.regions = op.regions
+    for region in new.regions:
+        region.parent = new
+    new.parent, new._prev_op, new._next_op = op.parent, op._prev_op, op._next_op
+    if new._prev_op is not None:
+        new._prev_op._next_op = new
+    elif new.parent is not None:
+        new.parent._first_op = new
+    if new._next_op is not None:
+        new._next_op._prev_op = new
+    elif new.parent is not None:
+        new.parent._last_op = new
+    op._operands, op._operand_uses = SSAValues(), ()
+    op.results, op.regions, op.attributes = SSAValues(), (), {}
+    op.parent = op._prev_op = op._next_op = None
     return new

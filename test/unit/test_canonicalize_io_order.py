@@ -11,7 +11,11 @@ from xdsl.dialects import test as test_dialect
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.parser import Parser
-from xdsl.pattern_rewriter import PatternRewriterListener, PatternRewriteWalker
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriterListener,
+    PatternRewriteWalker,
+)
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException
 
@@ -20,6 +24,7 @@ from passes.canonicalize_io_order import (
     CanonicalizeIOOrderPass,
     CanonicalizeIOOrderPattern,
 )
+from passes.demote import demote_to_scf_for
 from passes.io_order_policy import Category, ScheduleKey, classify, schedule_keys
 from passes.scheduling import priority_order
 from pypto_dialect.attributes import MembershipAttr
@@ -224,3 +229,34 @@ def test_explain_prints_moves(capsys: pytest.CaptureFixture[str]):
     ]
     canonicalize(parse(STAGE_TWO))
     assert capsys.readouterr().err == ""
+
+
+def test_demotion_tells_the_listeners_and_keeps_the_uses():
+    module = parse(STAGE_TWO)
+    pipeline = next(op for op in module.walk() if isinstance(op, PipelineOp))
+    terminator = pipeline.body.block.last_op
+    results = list(pipeline.results)
+    events: list[tuple[str, str]] = []
+    listener = PatternRewriterListener(
+        operation_insertion_handler=[lambda op: events.append(("insert", op.name))],
+        operation_removal_handler=[lambda op: events.append(("remove", op.name))],
+        operation_replacement_handler=[
+            lambda op, _: events.append(("replace", op.name))
+        ],
+    )
+    rewriter = PatternRewriter(pipeline)
+    rewriter.extend_from_listener(listener)
+    loop = demote_to_scf_for(pipeline, rewriter)
+    assert rewriter.has_done_action
+    assert events == [
+        ("insert", "scf.yield"),
+        ("replace", "pypto.yield"),
+        ("remove", "pypto.yield"),
+        ("insert", "scf.for"),
+        ("replace", "pypto.pipeline"),
+        ("remove", "pypto.pipeline"),
+    ]
+    assert list(loop.results) == results  # the same objects: no use rewritten
+    assert terminator is not None and terminator.parent is None
+    assert pipeline.parent is None and not pipeline.regions
+    check_integrity(module)

@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.printer import Printer
 
-from passes.cloning import clone_op
+from passes.cloning import clone_op, transplant
 from pypto_dialect.walks import walk_ops
 
 REGIONS = """
@@ -107,3 +107,44 @@ def test_operands_go_through_the_mapper():
     assert mapper[original_definition.results[0]] is definition.results[0]
     module.body.block.add_op(copy)
     check_links(module)
+
+
+def _printed(module: ModuleOp) -> str:
+    return _generic(module)
+
+
+@pytest.mark.parametrize(
+    "module",
+    [module for _, module in SOUND_INPUTS],
+    ids=[name for name, _ in SOUND_INPUTS],
+)
+def test_transplant_into_the_same_class_changes_nothing(module: ModuleOp):
+    copy = module.clone()
+    before = _printed(copy)
+    ops = [op for op in walk_ops(copy) if op is not copy and not op.successors]
+    for op in ops:
+        new = transplant(op, type(op), dict(op.properties))
+        assert not op.results and not op.operands and op.parent is None
+        assert new.parent is not None or new is copy
+    assert _printed(copy) == before
+    check_links(copy)
+
+
+def test_transplant_takes_over_uses_and_regions():
+    module = parsed(f'%outer = "test.def"() : () -> i32\n{REGIONS}')
+    outer, graph, _ = _top_ops(module)
+    (result,) = outer.results
+    new = transplant(graph, type(graph), {})
+    use = new.regions[0].block.first_op
+    assert use is not None and use.operands[1] is result
+    assert new.regions[0].parent is new
+    check_links(module)
+
+
+def test_transplant_refuses_successors():
+    module = parsed(f'%outer = "test.def"() : () -> i32\n{REGIONS}')
+    cfg = _top_ops(module)[2]
+    branch = cfg.regions[0].blocks[0].last_op
+    assert branch is not None
+    with pytest.raises(ValueError, match="has successors"):
+        transplant(branch, type(branch), {})
