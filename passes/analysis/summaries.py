@@ -129,21 +129,24 @@ class OpSummaries:
 
     def __init__(self, forms: LinearForms | None = None):
         self.forms = forms if forms is not None else LinearForms()
-        self._uses: dict[Operation, tuple[SSAValue, ...]] = {}
-        self._accesses: dict[Operation, tuple[MemoryAccess, ...] | None] = {}
+        # By `id` (xDSL hashes ops in Python), the ops kept alive in `_summarized`.
+        self._uses: dict[int, tuple[SSAValue, ...]] = {}
+        self._accesses: dict[int, tuple[MemoryAccess, ...] | None] = {}
+        self._summarized: list[Operation] = []
 
     def uses(self, op: Operation) -> Sequence[SSAValue]:
         """The distinct values used by `op` or an op nested in it, defined outside `op`."""
         if not op.regions:  # the common case: nothing to combine, nothing to memoize
             return tuple(dict.fromkeys(op.operands))
-        found = self._uses.get(op)
+        found = self._uses.get(id(op))
         if found is None:
             values = list(op.operands)
             is_inner = _defined_directly_in(op)
             for nested in _nested_ops(op):
                 used = self.uses(nested) if nested.regions else nested.operands
                 values.extend(value for value in used if not is_inner(value))
-            found = self._uses[op] = tuple(dict.fromkeys(values))
+            found = self._uses[id(op)] = tuple(dict.fromkeys(values))
+            self._summarized.append(op)
         return found
 
     def accesses(self, op: Operation) -> Sequence[MemoryAccess] | None:
@@ -156,11 +159,12 @@ class OpSummaries:
         """
         if never_has_effects(type(op)):
             return ()
-        try:  # one lookup on a hit (None is a value: unknown effects)
-            return self._accesses[op]
-        except KeyError:
-            found = self._accesses[op] = self._compute_accesses(op)
-            return found
+        key = id(op)
+        if key in self._accesses:  # None is a value (unknown effects): no `get`
+            return self._accesses[key]
+        found = self._accesses[key] = self._compute_accesses(op)
+        self._summarized.append(op)
+        return found
 
     def _compute_accesses(self, op: Operation) -> tuple[MemoryAccess, ...] | None:
         if (kind := _window_access_kind(type(op))) is not None:

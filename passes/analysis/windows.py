@@ -98,7 +98,9 @@ class LinearForms:
     """The linear forms of SSA values, memoized (use one instance per analysis)."""
 
     def __init__(self) -> None:
-        self._forms: dict[SSAValue, LinearForm] = {}
+        # By `id` (xDSL hashes values in Python), the values kept alive in `_values`.
+        self._forms: dict[int, LinearForm] = {}
+        self._values: list[SSAValue] = []
 
     def of(self, value: SSAValue) -> LinearForm:
         """
@@ -106,36 +108,36 @@ class LinearForms:
         stack (long chains of `addi` are fine); each value is dispatched on
         its op once (this runs for every offset of every window).
         """
-        forms = self._forms
-        if (known := forms.get(value)) is not None:
+        forms, alive = self._forms, self._values
+        if (known := forms.get(id(value))) is not None:
             return known
         stack = [value]
-        expanding: set[SSAValue] = set()
+        expanding: set[int] = set()
         while stack:
             current = stack[-1]
             owner = current.op if type(current) is OpResult else None
             fold = _FOLDS.get(type(owner))
             if fold is None:  # a constant or an atom
-                forms[current] = _leaf(current)
-                stack.pop()
+                forms[id(current)] = _leaf(current)
+                alive.append(stack.pop())
                 continue
             lhs, rhs = cast(Operation, owner)._operands  # pyright: ignore[reportPrivateUsage]
-            lhs_form, rhs_form = forms.get(lhs), forms.get(rhs)
+            lhs_form, rhs_form = forms.get(id(lhs)), forms.get(id(rhs))
             if lhs_form is not None and rhs_form is not None:
-                expanding.discard(current)
+                expanding.discard(id(current))
                 folded = fold(lhs_form, rhs_form)
-                forms[current] = folded if folded is not None else _leaf(current)
-                stack.pop()
-            elif lhs in expanding or rhs in expanding:
+                forms[id(current)] = folded if folded is not None else _leaf(current)
+                alive.append(stack.pop())
+            elif id(lhs) in expanding or id(rhs) in expanding:
                 # A use-def cycle (only possible in graph regions): an atom.
-                forms[current] = LinearForm.atom(current)
-                stack.pop()
+                forms[id(current)] = LinearForm.atom(current)
+                alive.append(stack.pop())
             else:
-                expanding.add(current)
+                expanding.add(id(current))
                 stack.extend(
                     o for o, f in ((rhs, rhs_form), (lhs, lhs_form)) if f is None
                 )
-        return forms[value]
+        return forms[id(value)]
 
 
 @dataclass(frozen=True, slots=True)
