@@ -13,8 +13,8 @@ constant intervals `[c0, c0 + extent)` do not overlap: `i*128` and
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import cast
+from dataclasses import dataclass
+from typing import NamedTuple, cast
 
 from xdsl.dialects import arith
 from xdsl.ir import Operation, OpResult, SSAValue
@@ -140,22 +140,28 @@ class LinearForms:
         return forms[id(value)]
 
 
-@dataclass(frozen=True, slots=True)
-class WindowDim:
-    """`[offset, offset + extent)` in one dimension; an unknown `offset` is None."""
-
+class _WindowDimFields(NamedTuple):
     offset: LinearForm | None
     extent: int
-    start: int = field(init=False, compare=False, repr=False)
-    """The constant part of the offset (0 when unknown)."""
-    end: int = field(init=False, compare=False, repr=False)
-    """`start + extent`."""
+    start: int
+    end: int
 
-    def __post_init__(self) -> None:
-        # Fields, not properties: the frontier compares them per candidate.
-        start = 0 if self.offset is None else self.offset.constant
-        object.__setattr__(self, "start", start)
-        object.__setattr__(self, "end", start + self.extent)
+
+class WindowDim(_WindowDimFields):
+    """
+    `[offset, offset + extent)` in one dimension; an unknown `offset` is None.
+    `start` (the constant part of the offset, 0 when unknown) and `end` are
+    fields, not properties: the frontier compares them per candidate. (A
+    named tuple, not a frozen dataclass: one is made per offset of every
+    window, and a dataclass costs a Python call per field to build and to
+    hash.)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, offset: LinearForm | None, extent: int) -> WindowDim:
+        start = 0 if offset is None else offset.constant
+        return tuple.__new__(cls, (offset, extent, start, start + extent))  # pyright: ignore[reportUnknownMemberType]
 
     def is_disjoint_from(self, other: WindowDim) -> bool:
         """Whether the two ranges provably never overlap."""
@@ -182,22 +188,25 @@ class WindowDim:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Window:
+class _WindowFields(NamedTuple):
+    dims: tuple[WindowDim, ...]
+    is_anywhere: bool
+
+
+class Window(_WindowFields):
     """
     The part of a memory object an access touches, one `WindowDim` per
     dimension. A window without dimensions (`ANYWHERE`) may touch
-    anything, as may two windows of different ranks.
+    anything, as may two windows of different ranks. `is_anywhere` (no
+    dimension has a known offset) is a field: the frontier asks it per
+    query. (A named tuple, as `WindowDim` is.)
     """
 
-    dims: tuple[WindowDim, ...] = ()
-    is_anywhere: bool = field(init=False, compare=False, repr=False)
-    """Whether no dimension has a known offset."""
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
-        # A field, not a property: the frontier asks it per query.
-        anywhere = all(dim.offset is None for dim in self.dims)
-        object.__setattr__(self, "is_anywhere", anywhere)
+    def __new__(cls, dims: tuple[WindowDim, ...] = ()) -> Window:
+        anywhere = all(dim.offset is None for dim in dims)
+        return tuple.__new__(cls, (dims, anywhere))  # pyright: ignore[reportUnknownMemberType]
 
     @property
     def rank(self) -> int:

@@ -175,7 +175,9 @@ _forms = st.builds(
     st.lists(st.integers(-2, 2), min_size=2, max_size=2),
     st.integers(-40, 40),
 )
-_dims = st.builds(WindowDim, st.none() | _forms, st.integers(1, 24))
+_dims = st.tuples(st.none() | _forms, st.integers(1, 24)).map(
+    lambda dim: WindowDim(*dim)
+)
 _windows = st.integers(1, 2).flatmap(
     lambda rank: st.lists(_dims, min_size=rank, max_size=rank).map(
         lambda dims: Window(tuple(dims))
