@@ -88,27 +88,30 @@ def _is_scalar_compute(op: Operation) -> bool:
     if op.regions or not results:
         return False
     for result in results:  # a loop: `all` over a generator costs more, per op
-        if not _is_scalar_type(type(result.type)):
+        if not _is_scalar_type(type(result._type)):  # pyright: ignore[reportPrivateUsage]
             return False
     return never_has_effects(type(op)) or is_side_effect_free(op)
 
 
 def classify(op: Operation, *, overlap_stores: bool = True) -> Category:
     """The category of `op`; stores are compute when `overlap_stores` is off."""
-    if (category := _class_category(type(op), overlap_stores)) is not None:
-        return category
-    if _kind(type(op)) is _Kind.EXTRACT:
-        # The source and the result, off the op's own tuples (IRDL's
-        # accessors cost several calls each).
-        source, result = op._operands[0], op.results[0]  # pyright: ignore[reportPrivateUsage]
-        if (
-            _space(source.type) is MemorySpace.MAT
-            and _space(result.type) in _OPERAND_SPACES
-        ):
-            return Category.LOAD
-        return Category.TILE_COMPUTE
-    if _is_scalar_compute(op):
-        return Category.SCALAR_COMPUTE
+    kind = _kind(type(op))
+    if kind is _Kind.OTHER:  # the most frequent first: asked per op of every block
+        return (
+            Category.SCALAR_COMPUTE if _is_scalar_compute(op) else Category.TILE_COMPUTE
+        )
+    if kind is _Kind.LOAD:
+        return Category.LOAD
+    if kind is _Kind.STORE:
+        return Category.STORE if overlap_stores else Category.TILE_COMPUTE
+    # An extract: the source and the result off the op's own tuples (IRDL's
+    # accessors cost several calls each).
+    source, result = op._operands[0], op.results[0]  # pyright: ignore[reportPrivateUsage]
+    if (
+        _space(source.type) is MemorySpace.MAT
+        and _space(result.type) in _OPERAND_SPACES
+    ):
+        return Category.LOAD
     return Category.TILE_COMPUTE
 
 
@@ -166,9 +169,7 @@ def schedule_keys(
     shared: dict[tuple[Category, int], ScheduleKey] = {}
     keys: list[ScheduleKey] = []
     for op in ops:
-        category = _class_category(type(op), overlap_stores) or classify(
-            op, overlap_stores=overlap_stores
-        )
+        category = classify(op, overlap_stores=overlap_stores)
         stage = effective_membership(op) if category.tier == _COMPUTE_TIER else ()
         key = shared.get((category, id(stage)))
         if key is None:
@@ -184,17 +185,6 @@ def _key(
         innermost = stage[0][1] if stage else -1
         return ScheduleKey(category.tier, (innermost // 2,), category.sub, (innermost,))
     return ScheduleKey(category.tier, _flattened(stage), category.sub, ())
-
-
-@cache
-def _class_category(op_type: type[Operation], overlap_stores: bool) -> Category | None:
-    """The category every op of a class has, None when it depends on the op."""
-    kind = _kind(op_type)
-    if kind is _Kind.LOAD:
-        return Category.LOAD
-    if kind is _Kind.STORE:
-        return Category.STORE if overlap_stores else Category.TILE_COMPUTE
-    return None
 
 
 _COMPUTE_TIER = Category.TILE_COMPUTE.tier

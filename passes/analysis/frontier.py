@@ -114,10 +114,6 @@ class _Entry(NamedTuple):
     location: _Location
 
 
-def _location(access: MemoryAccess) -> _Location:
-    return type(access.resource), access.value
-
-
 class _SortedStarts(Protocol):
     """The part of `sortedcontainers.SortedList` used here, typed."""
 
@@ -289,7 +285,7 @@ class MemoryFrontier:
             self.add_edge(
                 self._barrier, node, Dependence(DependenceKind.UNKNOWN_EFFECTS)
             )
-        locations = [_location(access) for access in accesses]
+        locations = [(type(access.resource), access.value) for access in accesses]
         same_location = [
             self._add_conflict_edges(node, access, location)
             for access, location in zip(accesses, locations, strict=True)
@@ -300,7 +296,9 @@ class MemoryFrontier:
                     if access.window.covers(entry.access.window):
                         self._remove(entry)
         for access, location in zip(accesses, locations, strict=True):
-            self._add(_Entry(node, access, self._next_key, location))
+            # `tuple.__new__`: the named tuple's `__new__` is a Python call.
+            entry = (node, access, self._next_key, location)
+            self._add(tuple.__new__(_Entry, entry))  # pyright: ignore[reportUnknownMemberType]
             self._next_key += 1
 
     def _visit_barrier(self, node: int) -> None:
@@ -364,7 +362,10 @@ class MemoryFrontier:
         self, location: _Location, kind: AccessKind
     ) -> dict[_Location, _WindowIndex]:
         key = (location[0], self._is_noalias(location), kind)
-        return self._nonempty.setdefault(key, {})
+        group = self._nonempty.get(key)
+        if group is None:  # not `setdefault`: it would build a dict per call
+            group = self._nonempty[key] = {}
+        return group
 
     def _is_noalias(self, location: _Location) -> bool:
         noalias = self._noalias.get(location)
@@ -376,9 +377,13 @@ class MemoryFrontier:
 
     def _add(self, entry: _Entry) -> None:
         kind = entry.access.kind
-        index = self._indices.setdefault((entry.location, kind), _WindowIndex())
+        index = self._indices.get((entry.location, kind))
+        if index is None:  # not `setdefault`: it would build an index per call
+            index = self._indices[entry.location, kind] = _WindowIndex()
+            self._group(entry.location, kind)[entry.location] = index
+        elif not index.entries:  # emptied by covering writes: non-empty again
+            self._group(entry.location, kind)[entry.location] = index
         index.add(entry)
-        self._group(entry.location, kind)[entry.location] = index
 
     def _remove(self, entry: _Entry) -> None:
         kind = entry.access.kind
