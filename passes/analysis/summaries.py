@@ -140,10 +140,11 @@ class OpSummaries:
             return tuple(dict.fromkeys(op.operands))
         found = self._uses.get(id(op))
         if found is None:
-            values = list(op.operands)
+            values = list(op._operands)  # pyright: ignore[reportPrivateUsage]
             is_inner = _defined_directly_in(op)
             for nested in _nested_ops(op):
-                used = self.uses(nested) if nested.regions else nested.operands
+                # xDSL's tuple: its `operands` view costs two calls.
+                used = self.uses(nested) if nested.regions else nested._operands  # pyright: ignore[reportPrivateUsage]
                 values.extend(value for value in used if not is_inner(value))
             found = self._uses[id(op)] = tuple(dict.fromkeys(values))
             self._summarized.append(op)
@@ -183,7 +184,8 @@ class OpSummaries:
                     inner = self.accesses(nested)
                     if inner is None:
                         return None
-                    accesses.extend(_seen_from_outside(a, is_inner) for a in inner)
+                    if inner:  # most nested ops have none
+                        accesses.extend(_seen_from_outside(a, is_inner) for a in inner)
                 continue
             effects = trait.get_effects(op)
             if effects is None:

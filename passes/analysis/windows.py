@@ -233,19 +233,13 @@ class Window(_WindowFields):
         """This window with unknown offsets where they depend on a hidden value."""
         if self.is_anywhere:  # nothing to hide: common in nests, once hidden inside
             return self
-        hidden = [
-            dim.offset is not None
-            and any(is_hidden(atom) for atom, _ in dim.offset.symbolic)
-            for dim in self.dims
-        ]
-        if not any(hidden):
-            return self
-        return Window(
-            tuple(
-                WindowDim(None, dim.extent) if hide else dim
-                for dim, hide in zip(self.dims, hidden, strict=True)
-            )
-        )
+        dims: list[WindowDim] | None = None  # copied at the first hidden offset
+        for d, dim in enumerate(self.dims):
+            offset = dim.offset
+            if offset is not None and any(is_hidden(v) for v, _ in offset.symbolic):
+                dims = list(self.dims) if dims is None else dims
+                dims[d] = WindowDim(None, dim.extent)
+        return self if dims is None else Window(tuple(dims))
 
 
 ANYWHERE = Window()
