@@ -33,14 +33,15 @@ def priority_order(graph: DependenceGraph, keys: Sequence[KeyT]) -> list[int]:
     ready op with the smallest key, `keys[i]` being that of `graph.ops[i]`;
     among equal keys, the earlier op.
     """
-    waiting = [len(graph.predecessor_indices(i)) for i in range(len(keys))]
+    waiting = graph.in_degrees()
+    successors = graph.all_successor_indices()
     ready = [(key, i) for i, key in enumerate(keys) if not waiting[i]]
     heapq.heapify(ready)
     order: list[int] = []
     while ready:
         _, emitted = heapq.heappop(ready)
         order.append(emitted)
-        for successor in graph.successor_indices(emitted):
+        for successor in successors[emitted]:
             waiting[successor] -= 1
             if not waiting[successor]:
                 heapq.heappush(ready, (keys[successor], successor))

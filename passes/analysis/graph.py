@@ -15,14 +15,22 @@ excluded):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import UnregisteredOp
-from xdsl.ir import Block, Operation, OpResult
+from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.traits import IsTerminator
 
 from passes.analysis.dependence import Dependence, DependenceKind
 from passes.analysis.frontier import BlockWrites, MemoryFrontier
-from passes.analysis.summaries import OpSummaries, window_read_tensor
+from passes.analysis.summaries import (
+    CLASS_EFFECTS_OF,
+    ClassEffects,
+    MemoryAccess,
+    OpSummaries,
+    class_effects,
+)
+from pypto_dialect.effects import TensorWindowAccess
 from pypto_dialect.walks import block_ops
 
 
@@ -62,14 +70,24 @@ class DependenceGraph:
         ssa = DependenceKind.SSA
         # The writes first: the window reads no write may touch are left out
         # (their accesses, and windows, are not even computed).
-        read_tensors = [window_read_tensor(op) for op in graph.ops]
-        found = [
-            summaries.accesses(op) if tensor is None else ()
-            for op, tensor in zip(graph.ops, read_tensors, strict=True)
-        ]
+        read_tensors: list[SSAValue | None] = []
+        found: list[Sequence[MemoryAccess] | None] = []
         writes = BlockWrites()
-        for accesses in found:
-            writes.add(accesses)
+        for op in graph.ops:
+            effects = CLASS_EFFECTS_OF(type(op)) or class_effects(type(op))
+            if effects is ClassEffects.OTHER:
+                accesses = summaries.accesses(op)
+                if accesses != ():
+                    writes.add(accesses)
+                found.append(accesses)
+                read_tensors.append(None)
+            else:
+                found.append(())
+                read_tensors.append(
+                    cast(TensorWindowAccess, op).accessed_tensor
+                    if effects is ClassEffects.WINDOW_READ
+                    else None
+                )
         for index, op in enumerate(graph.ops):
             # Region-free ops: their operands (a repeated one adds no edge
             # twice), as xDSL's tuple (its `operands` view costs two calls).
@@ -112,6 +130,14 @@ class DependenceGraph:
 
     def successor_indices(self, index: int) -> Sequence[int]:
         return self._successors[index]
+
+    def in_degrees(self) -> list[int]:
+        """The number of direct predecessors of each op."""
+        return [len(sources) for sources in self._predecessors]
+
+    def all_successor_indices(self) -> Sequence[Sequence[int]]:
+        """`successor_indices` of every op, by index (one call for a whole schedule)."""
+        return self._successors
 
     def predecessors(self, op: Operation) -> dict[Operation, tuple[Dependence, ...]]:
         """The ops `op` depends on directly, with the reasons."""

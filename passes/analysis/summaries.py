@@ -12,7 +12,7 @@ unknown effects.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from enum import Enum
+from enum import Enum, auto
 from functools import cache
 from typing import NamedTuple, cast
 
@@ -85,11 +85,39 @@ def _window_access_kind(op_type: type[Operation]) -> AccessKind | None:
 _DEFAULT = DefaultResource()
 
 
-def window_read_tensor(op: Operation) -> SSAValue | None:
-    """The tensor `op` reads, when reading one window of it is all `op` does."""
-    if _window_effect(type(op)) is not MemoryEffectKind.READ:
-        return None
-    return cast(TensorWindowAccess, op).accessed_tensor
+class ClassEffects(Enum):
+    """What the class of an op says of its memory effects."""
+
+    NONE = auto()
+    """Never any (`never_has_effects`)."""
+    WINDOW_READ = auto()
+    """Only reading one window of the accessed tensor (`_window_effect`)."""
+    OTHER = auto()
+    """Anything else: ask `OpSummaries.accesses`."""
+
+
+_CLASS_EFFECTS: dict[type[Operation], ClassEffects] = {}
+
+
+def class_effects(op_type: type[Operation]) -> ClassEffects:
+    """
+    The `ClassEffects` of an op class, memoized in `CLASS_EFFECTS_OF` (a
+    dictionary, whose `get` the graph asks per op without a Python call).
+    """
+    found = _CLASS_EFFECTS.get(op_type)
+    if found is None:
+        if never_has_effects(op_type):
+            found = ClassEffects.NONE
+        elif _window_effect(op_type) is MemoryEffectKind.READ:
+            found = ClassEffects.WINDOW_READ
+        else:
+            found = ClassEffects.OTHER
+        _CLASS_EFFECTS[op_type] = found
+    return found
+
+
+CLASS_EFFECTS_OF = _CLASS_EFFECTS.get
+"""The memoized `class_effects` of a class, None when not asked yet."""
 
 
 class AccessKind(Enum):
