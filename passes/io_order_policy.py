@@ -119,7 +119,7 @@ def membership(op: Operation) -> tuple[StagePair, ...]:
     """The `(group, stage)` pairs `op` is tagged with, innermost first."""
     attr = op.attributes.get(MEMBERSHIP_ATTR_NAME)
     # `type() is`: the class has no subclasses, and `isinstance` on xDSL's ABCs is slow.
-    return attr.pairs if type(attr) is MembershipAttr else ()
+    return attr.data if type(attr) is MembershipAttr else ()  # `data`: no property call
 
 
 def effective_membership(op: Operation) -> tuple[StagePair, ...]:
@@ -130,7 +130,7 @@ def effective_membership(op: Operation) -> tuple[StagePair, ...]:
     if own := membership(op):
         return own
     block = op.parent
-    for operand in op.operands:
+    for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
         if (
             type(operand) is OpResult
             and operand.op.parent is block
