@@ -1,9 +1,10 @@
 """
 Copies of ops for the lowering: what xDSL's `Operation.clone` makes, built
-directly; and `transplant`, an op replaced by one of another class that takes
-over its operands, results and regions. `Operation.clone` goes through `Operation.__init__` (operands set
-empty, then set again on a second walk; every name hint re-validated by a
-regex; default properties looked up again), which was three quarters of
+directly; and `transplant`, an op replaced by one of another class that
+takes over its operands, results and regions. `Operation.clone` goes
+through `Operation.__init__` (operands set empty, then set again on a
+second walk; every name hint re-validated by a regex; default properties
+looked up again), which was three quarters of
 `lower-pipeline-loops` (docs/performance.md, "Fourth round"). The copy here
 sets each field once. It reads and writes `Operation`'s own fields, so it is
 tied to the pinned xDSL (0.75); `test_cloning.py` compares it with

@@ -23,7 +23,10 @@ def demote_to_scf_for(op: PipelineOp, rewriter: PatternRewriter) -> scf.ForOp:
 
 
 def _replaced(old: Operation, new: OpT, rewriter: PatternRewriter) -> OpT:
-    """Tell the rewriter's listeners that `new` replaced `old`, as its `replace` does."""
+    """
+    Tell the rewriter's listeners that `new` replaced `old`, in the order of
+    its `replace` (insertion, replacement, removal); `old` is already empty.
+    """
     rewriter.has_done_action = True
     rewriter.handle_operation_insertion(new)
     rewriter.handle_operation_replacement(old, new.results)

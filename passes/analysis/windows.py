@@ -115,6 +115,9 @@ class LinearForms:
         expanding: set[int] = set()
         while stack:
             current = stack[-1]
+            if id(current) in forms:  # pushed twice, or made an atom by a cycle
+                stack.pop()
+                continue
             owner = current.op if type(current) is OpResult else None
             fold = _FOLDS.get(type(owner))
             if fold is None:  # a constant or an atom

@@ -239,3 +239,15 @@ def test_covered_windows_are_contained(outer: Window, inner: Window, values: lis
             strict=True,
         ):
             assert s1 <= s2 and e2 <= e1
+
+
+def test_use_def_cycles_end_in_atoms():
+    # Only graph regions allow them; the analysis must still terminate.
+    (i,) = _atoms(1)
+    one = _const(1)
+    twice = arith.AddiOp(i, i)
+    twice.operands[0] = twice.operands[1] = twice.result  # %t = %t + %t
+    assert LinearForms().of(twice.result) == LinearForm.atom(twice.result)
+    x, y = arith.AddiOp(i, one), arith.AddiOp(i, one)
+    x.operands[0], y.operands[0] = y.result, x.result  # %x = %y + 1, %y = %x + 1
+    assert LinearForms().of(x.result) == LinearForm(frozenset({(y.result, 1)}), 1)
