@@ -69,24 +69,28 @@ class DependenceGraph:
         source_of, add_edge = graph._index.get, graph.add_edge
         ssa = DependenceKind.SSA
         # The writes first: the window reads no write may touch are left out
-        # (their accesses, and windows, are not even computed).
-        read_tensors: list[SSAValue | None] = []
+        # (their accesses, and windows, are not even computed), also where
+        # they are nested in an op (its `Outline`).
+        read_tensors: list[tuple[SSAValue, ...]] = []
         found: list[Sequence[MemoryAccess] | None] = []
         writes = BlockWrites()
         for op in graph.ops:
             effects = CLASS_EFFECTS_OF(type(op)) or class_effects(type(op))
             if effects is ClassEffects.OTHER:
-                accesses = summaries.accesses(op)
+                outline = summaries.outline(op) if op.regions else None
+                accesses = (
+                    summaries.accesses(op) if outline is None else outline.accesses
+                )
                 if accesses != ():
                     writes.add(accesses)
                 found.append(accesses)
-                read_tensors.append(None)
+                read_tensors.append(() if outline is None else outline.read_tensors)
             else:
                 found.append(())
                 read_tensors.append(
-                    cast(TensorWindowAccess, op).accessed_tensor
+                    (cast(TensorWindowAccess, op).accessed_tensor,)
                     if effects is ClassEffects.WINDOW_READ
-                    else None
+                    else ()
                 )
         for index, op in enumerate(graph.ops):
             # Region-free ops: their operands (a repeated one adds no edge
@@ -105,8 +109,8 @@ class DependenceGraph:
                         tuple.__new__(Dependence, (ssa, value, None)),  # pyright: ignore[reportUnknownMemberType]
                     )
             accesses = found[index]
-            tensor = read_tensors[index]
-            if tensor is not None and writes.may_write(tensor):
+            tensors = read_tensors[index]
+            if tensors and any(map(writes.may_write, tensors)):
                 accesses = summaries.accesses(op)
             if accesses != ():
                 frontier.visit(index, accesses)

@@ -145,6 +145,20 @@ class MemoryAccess(NamedTuple):
     window: Window = ANYWHERE
 
 
+class Outline(NamedTuple):
+    """
+    The accesses of an op with regions, as `OpSummaries.accesses` sees them,
+    except those of the window reads nested in it: of those, only the tensors
+    read. A read that no write of the enclosing block may touch conflicts with
+    nothing there, so its window (formed and hidden level by level) is not
+    needed.
+    """
+
+    accesses: tuple[MemoryAccess, ...]
+    read_tensors: tuple[SSAValue, ...]
+    """The distinct tensors of the nested window reads left out of `accesses`."""
+
+
 class OpSummaries:
     """
     What the dependence graph needs of an op and the ops nested in it, as seen
@@ -160,6 +174,7 @@ class OpSummaries:
         # By `id` (xDSL hashes ops in Python), the ops kept alive in `_summarized`.
         self._uses: dict[int, tuple[SSAValue, ...]] = {}
         self._accesses: dict[int, tuple[MemoryAccess, ...] | None] = {}
+        self._outlines: dict[int, Outline | None] = {}
         self._summarized: list[Operation] = []
 
     def uses(self, op: Operation) -> Sequence[SSAValue]:
@@ -195,7 +210,33 @@ class OpSummaries:
         self._summarized.append(op)
         return found
 
-    def _compute_accesses(self, op: Operation) -> tuple[MemoryAccess, ...] | None:
+    def outline(self, op: Operation) -> Outline | None:
+        """
+        The `Outline` of an op with regions, None when some effect is unknown
+        (as `accesses` is). Memoized: the outline of an op combines those of
+        the ops with regions nested in it.
+        """
+        key = id(op)
+        if key in self._outlines:  # None is a value (unknown effects): no `get`
+            return self._outlines[key]
+        read_tensors: list[SSAValue] = []
+        accesses = self._compute_accesses(op, read_tensors)
+        found = self._outlines[key] = (
+            None
+            if accesses is None
+            else Outline(accesses, tuple(dict.fromkeys(read_tensors)))
+        )
+        self._summarized.append(op)
+        return found
+
+    def _compute_accesses(
+        self, op: Operation, read_tensors: list[SSAValue] | None = None
+    ) -> tuple[MemoryAccess, ...] | None:
+        """
+        The accesses of `op`; given `read_tensors`, those of the window reads
+        nested in `op` are left out and their tensors appended to it instead
+        (an `Outline`).
+        """
         if (kind := _window_access_kind(type(op))) is not None:
             # The trait's one effect, without asking it for a set to dedupe.
             access = cast(TensorWindowAccess, op)
@@ -209,7 +250,7 @@ class OpSummaries:
             if isinstance(trait, RecursiveMemoryEffect):
                 is_inner = _defined_directly_in(op)
                 for nested in _nested_ops(op):
-                    inner = self.accesses(nested)
+                    inner = self._nested_accesses(nested, read_tensors)
                     if inner is None:
                         return None
                     if inner:  # most nested ops have none
@@ -220,6 +261,24 @@ class OpSummaries:
                 return None
             accesses.extend(_access(op, effect, self.forms) for effect in effects)
         return tuple(dict.fromkeys(accesses))
+
+    def _nested_accesses(
+        self, nested: Operation, read_tensors: list[SSAValue] | None
+    ) -> Sequence[MemoryAccess] | None:
+        """The accesses of an op nested in an op: its outline's, for an outline."""
+        if read_tensors is None:
+            return self.accesses(nested)
+        effects = CLASS_EFFECTS_OF(type(nested)) or class_effects(type(nested))
+        if effects is ClassEffects.WINDOW_READ:
+            read_tensors.append(cast(TensorWindowAccess, nested).accessed_tensor)
+            return ()
+        if effects is ClassEffects.NONE or not nested.regions:
+            return self.accesses(nested)
+        outline = self.outline(nested)
+        if outline is None:
+            return None
+        read_tensors.extend(outline.read_tensors)
+        return outline.accesses
 
 
 def _nested_ops(op: Operation) -> Iterator[Operation]:

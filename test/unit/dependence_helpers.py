@@ -7,7 +7,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, f32
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from passes.analysis import MemoryAccess, OpSummaries
-from passes.analysis.windows import LinearForms
+from passes.analysis.windows import LinearForm, LinearForms
 from pypto_dialect.pipeline import PipelineOp, YieldOp
 from pypto_dialect.tile import LoadOp, StoreOp
 from pypto_dialect.types import MemorySpace, TensorType, TileType
@@ -16,6 +16,18 @@ from pypto_dialect.types import MemorySpace, TensorType, TileType
 def memory_accesses(op: Operation, forms: LinearForms) -> Sequence[MemoryAccess] | None:
     """`OpSummaries.accesses` of `op` alone, with fresh memo tables."""
     return OpSummaries(forms).accesses(op)
+
+
+class CountingForms(LinearForms):
+    """Linear forms that count the values asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    def of(self, value: SSAValue) -> LinearForm:
+        self.asked += 1
+        return super().of(value)
 
 
 INDEX = IndexType()

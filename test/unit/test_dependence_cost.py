@@ -9,12 +9,16 @@ import math
 import random
 from collections.abc import Sequence
 
-from dependence_helpers import TENSOR, append_access, append_offset, pipeline_body
+from dependence_helpers import (
+    TENSOR,
+    CountingForms,
+    append_access,
+    append_offset,
+    pipeline_body,
+)
 from xdsl.dialects.builtin import f32
-from xdsl.ir import SSAValue
 
 from passes.analysis import DependenceGraph, DependenceKind, OpSummaries
-from passes.analysis.windows import LinearForm, LinearForms
 from pypto_dialect.types import TensorType
 
 
@@ -77,19 +81,7 @@ def test_random_accesses_stay_near_linear():
     assert graph.num_comparisons <= bound
 
 
-class _CountingForms(LinearForms):
-    """Linear forms that count the values asked for."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.asked = 0
-
-    def of(self, value: SSAValue) -> LinearForm:
-        self.asked += 1
-        return super().of(value)
-
-
-def _reads_and_stores(written: int) -> tuple[DependenceGraph, _CountingForms]:
+def _reads_and_stores(written: int) -> tuple[DependenceGraph, CountingForms]:
     """N loads of %x, then N stores to tensor `written` (1: %y, 2: the carried %v)."""
     entry, body = pipeline_body(TENSOR, [(8, 8)])
     x, tile, i = entry.args[0], entry.args[3], body.args[0]
@@ -99,7 +91,7 @@ def _reads_and_stores(written: int) -> tuple[DependenceGraph, _CountingForms]:
     for k in range(N // 10):
         offset = append_offset(entry, body, i, 8 * k)
         append_access(body, True, tensors[written], tile, [offset] * 2)
-    forms = _CountingForms()
+    forms = CountingForms()
     return DependenceGraph.build(body, OpSummaries(forms)), forms
 
 

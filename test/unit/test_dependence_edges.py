@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dependence_helpers import memory_accesses
+from dependence_helpers import CountingForms, memory_accesses
 from xdsl.dialects import test as test_dialect
 from xdsl.ir import Operation
 from xdsl.parser import Parser
@@ -249,6 +249,41 @@ def test_summaries_count_nested_accesses_once_and_keep_outer_uses():
     # Values defined inside the loop (%j, %o, %r) are not uses of the loop.
     uses = {value.name_hint for value in summaries.uses(ops["loop"])}
     assert uses == {"c0", "c1", "c64", "t", "x", "y", "i"}
+
+
+def test_nested_reads_are_outlined_and_summarized_only_when_written():
+    loop = """
+    scf.for %j = %c0 to %c1 step %c1 {
+      %r = pypto.tile.load %y[%j] : !pypto.tensor<256xf32> -> !pypto.tile<64xf32, vec>
+      pypto.tile.store %t, %x[%j] : !pypto.tile<64xf32, vec>, !pypto.tensor<256xf32>
+    } {label = "loop"}
+    """
+    # %y is not written in the block: the loop's read is only outlined.
+    store_y = 'pypto.tile.store %t, %x[%c128] {label = "w"} : !pypto.tile<64xf32, vec>, !pypto.tensor<256xf32>'
+    graph, ops = _pipeline_graph(_kernel(loop + store_y))
+    assert _edges(graph, ops) == {("loop", "w")}
+    forms = CountingForms()
+    DependenceGraph.build(graph.block, OpSummaries(forms))
+    assert forms.asked == 2  # the offsets of the stores, not of the load
+    outline = OpSummaries().outline(ops["loop"])
+    assert outline is not None
+    assert [a.kind for a in outline.accesses] == [AccessKind.WRITE]
+    assert [v.name_hint for v in outline.read_tensors] == ["y"]
+    # A write of %y, before or after the loop: the nested read orders it.
+    write_y = store_y.replace("%x[", "%y[")
+    for body, expected in (
+        (loop + write_y, ("loop", "w")),
+        (write_y + loop, ("w", "loop")),
+    ):
+        graph, ops = _pipeline_graph(_kernel(body))
+        (edge,) = _edges(graph, ops)
+        assert edge == expected
+        reasons = graph.predecessors(ops[expected[1]])[ops[expected[0]]]
+        assert {r.kind for r in reasons} == {
+            DependenceKind.WRITE_AFTER_READ
+            if expected[0] == "loop"
+            else DependenceKind.READ_AFTER_WRITE
+        }
 
 
 def test_covered_accesses_leave_the_frontier_but_stay_ordered():
