@@ -181,7 +181,7 @@ class _WindowIndex:
         self._dims: list[dict[Symbolic | None, _Group]] = []
 
     def _is_indexable(self, window: Window) -> bool:
-        return not window.is_anywhere and self._rank in (None, window.rank)
+        return not window.is_anywhere and self._rank in (None, len(window.dims))
 
     def add(self, entry: _Entry) -> None:
         self.entries[entry.key] = entry

@@ -217,7 +217,8 @@ class Window(_WindowFields):
 
     def is_disjoint_from(self, other: Window) -> bool:
         """Whether the two windows provably never overlap."""
-        return self.rank == other.rank and any(
+        # `len`, not `rank`: the frontier asks per candidate.
+        return len(self.dims) == len(other.dims) and any(
             a.is_disjoint_from(b) for a, b in zip(self.dims, other.dims, strict=True)
         )
 
@@ -228,7 +229,7 @@ class Window(_WindowFields):
         """
         if not self.dims:
             return True
-        return self.rank == other.rank and all(
+        return len(self.dims) == len(other.dims) and all(
             a.covers(b) for a, b in zip(self.dims, other.dims, strict=True)
         )
 

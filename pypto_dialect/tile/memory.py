@@ -5,8 +5,8 @@ element reads and writes, and extracts and moves between on-chip spaces.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Callable, Sequence
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import IndexTypeConstr
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -47,6 +47,18 @@ from pypto_dialect.tile.verification import (
     verify_same_shape,
 )
 from pypto_dialect.types import TensorType, TileType, parse_type
+
+_item_at = cast(Callable[[Sequence[SSAValue], int], SSAValue], tuple.__getitem__)  # pyright: ignore[reportUnknownMemberType]
+"""An item of xDSL's operand or result tuple, without its Python `__getitem__`."""
+_items_from = cast(
+    Callable[[Sequence[SSAValue], slice], tuple[SSAValue, ...]],
+    tuple.__getitem__,  # pyright: ignore[reportUnknownMemberType]
+)
+"""A slice of xDSL's operand tuple, likewise."""
+_AFTER_SOURCE = slice(1, None)
+"""The offsets of a load: its operands after the source tensor."""
+_AFTER_DESTINATION = slice(2, None)
+"""The offsets of a store: its operands after the tile and the destination."""
 
 
 def _print_element_access(
@@ -104,18 +116,19 @@ class LoadOp(TileSyntaxOp, TensorWindowAccess):
 
     # The window accessors read the operand tuple directly: the analyses ask
     # them for every load and store, and IRDL's accessors find the variadic
-    # `offsets` again on each call.
+    # `offsets` again on each call. Through `tuple`'s own methods: xDSL's
+    # `SSAValues.__getitem__` is a Python call.
     @property
     def accessed_tensor(self) -> SSAValue:
-        return self._operands[0]
+        return _item_at(self._operands, 0)
 
     @property
     def window_offsets(self) -> Sequence[SSAValue]:
-        return self._operands[1:]
+        return _items_from(self._operands, _AFTER_SOURCE)
 
     @property
     def window_shape(self) -> tuple[int, ...]:
-        return tile_of(self.results[0]).get_shape()
+        return tile_of(_item_at(self.results, 0)).get_shape()
 
     def verify_(self) -> None:
         assert isinstance(self.src.type, TensorType)
@@ -153,15 +166,15 @@ class StoreOp(TileSyntaxOp, TensorWindowAccess):
 
     @property
     def accessed_tensor(self) -> SSAValue:
-        return self._operands[1]
+        return _item_at(self._operands, 1)
 
     @property
     def window_offsets(self) -> Sequence[SSAValue]:
-        return self._operands[2:]
+        return _items_from(self._operands, _AFTER_DESTINATION)
 
     @property
     def window_shape(self) -> tuple[int, ...]:
-        return tile_of(self._operands[0]).get_shape()
+        return tile_of(_item_at(self._operands, 0)).get_shape()
 
     def verify_(self) -> None:
         assert isinstance(self.dst.type, TensorType)
