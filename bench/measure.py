@@ -185,11 +185,16 @@ def _measure_against_baseline(
                 environment = os.environ | {"PYTHONPATH": str(root.resolve())}
                 found = subprocess.run(
                     [sys.executable, str(_PASS_TIMES), str(path), "1", str(MAX_COPIES)],
-                    check=True,
+                    check=False,  # the failure is raised below, with its stderr
                     capture_output=True,
                     text=True,
                     env=environment,
                 )
+                if found.returncode:
+                    raise RuntimeError(
+                        f"bench/pass_times.py failed with the project of {root}:\n"
+                        + found.stderr[-2000:]
+                    )
                 samples = json.loads(found.stdout)
                 for phase, name in zip(phases, ("lower", "canonicalize"), strict=True):
                     for seconds in samples[name]:
