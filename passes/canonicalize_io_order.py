@@ -24,12 +24,14 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from passes.analysis import DependenceGraph, OpSummaries
+from passes.analysis.graph import schedulable_ops
+from passes.analysis.order_check import keeps_dependences
 from passes.collector import collector_paused
 from passes.demote import demote_to_scf_for
 from passes.diagnostics import fail
 from passes.explain import describe_block, explain_order
 from passes.io_order_policy import rotate_acc_stages, schedule_keys
-from passes.scheduling import move_into_order, priority_order
+from passes.scheduling import move_into_order, priority_order, sorted_order
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
 
@@ -48,6 +50,8 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     Memoized across the blocks of a nest, which are analysed inside out: valid
     for one walk over one module (the pass builds a new pattern per run).
     """
+    footprints: OpSummaries = field(default_factory=lambda: OpSummaries(windows=False))
+    """What the ops touch, without windows (`keeps_dependences`); memoized as `summaries`."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not op.regions or (pipeline := closest(op, PipelineOp)) is None:
@@ -59,18 +63,30 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     def _reorder(
         self, block: Block, pipeline: PipelineOp, rewriter: PatternRewriter
     ) -> None:
-        graph = DependenceGraph.build(block, self.summaries)
+        ops = schedulable_ops(block)
         policy = pipeline.policy
-        keys = schedule_keys(graph.ops, policy)
-        order = priority_order(graph, keys)
+        keys = schedule_keys(ops, policy)
+        # The keys' order, when it keeps every dependence, is the priority
+        # order: most copied bodies need no dependence graph.
+        order = sorted_order(keys)
+        in_place = list(range(len(ops)))
+        graph = None
+        if self.explain or (
+            order != in_place
+            and not keeps_dependences(ops, order, self.summaries, self.footprints)
+        ):
+            graph = DependenceGraph.build(block, self.summaries)
+            order = priority_order(graph, keys)
         moved = (
-            move_into_order(block, graph.ops, order, rewriter)
-            if order != list(range(len(order)))
-            else []
+            move_into_order(block, ops, order, rewriter) if order != in_place else []
         )
         if policy.double_buffer_acc:
-            rotate_acc_stages(graph.ops, rewriter)
-        if self.explain and (lines := explain_order(graph, keys, order, moved)):
+            rotate_acc_stages(ops, rewriter)
+        if (
+            self.explain
+            and graph is not None
+            and (lines := explain_order(graph, keys, order, moved))
+        ):
             header = f"canonicalize-io-order: {describe_block(block)}:"
             print(header, *lines, sep="\n", file=sys.stderr)
 

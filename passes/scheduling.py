@@ -53,6 +53,15 @@ def priority_order(graph: DependenceGraph, keys: Sequence[KeyT]) -> list[int]:
     return order
 
 
+def sorted_order(keys: Sequence[KeyT]) -> list[int]:
+    """
+    The indices of `keys` sorted by key, the earlier among equal keys: what
+    `priority_order` gives whenever this order is a topological order of the
+    graph (each op it takes next is then both ready and the smallest left).
+    """
+    return sorted(range(len(keys)), key=keys.__getitem__)
+
+
 def _longest_increasing(values: Sequence[int]) -> set[int]:
     """The values of a longest increasing subsequence of `values` (distinct ints)."""
     tails: list[int] = []  # tails[k]: the smallest last value of a run of k + 1

@@ -169,8 +169,13 @@ class OpSummaries:
     (moving ops within a block, or changing attributes, is fine).
     """
 
-    def __init__(self, forms: LinearForms | None = None):
+    def __init__(self, forms: LinearForms | None = None, *, windows: bool = True):
         self.forms = forms if forms is not None else LinearForms()
+        self.windows = windows
+        """
+        Whether accesses have their windows; without, every access is
+        `ANYWHERE` (what it touches, not where: no linear form is computed).
+        """
         # By `id` (xDSL hashes ops in Python), the ops kept alive in `_summarized`.
         self._uses: dict[int, tuple[SSAValue, ...]] = {}
         self._accesses: dict[int, tuple[MemoryAccess, ...] | None] = {}
@@ -240,7 +245,7 @@ class OpSummaries:
         if (kind := _window_access_kind(type(op))) is not None:
             # The trait's one effect, without asking it for a set to dedupe.
             access = cast(TensorWindowAccess, op)
-            window = access_window(access, self.forms)
+            window = access_window(access, self.forms) if self.windows else ANYWHERE
             return (MemoryAccess(kind, _DEFAULT, access.accessed_tensor, window),)
         traits = effect_traits(type(op))
         if not traits:
@@ -259,7 +264,8 @@ class OpSummaries:
             effects = trait.get_effects(op)
             if effects is None:
                 return None
-            accesses.extend(_access(op, effect, self.forms) for effect in effects)
+            forms = self.forms if self.windows else None
+            accesses.extend(_access(op, effect, forms) for effect in effects)
         return tuple(dict.fromkeys(accesses))
 
     def _nested_accesses(
@@ -311,12 +317,16 @@ def _defined_directly_in(op: Operation) -> Callable[[SSAValue], bool]:
     return is_in_only_block
 
 
-def _access(op: Operation, effect: EffectInstance, forms: LinearForms) -> MemoryAccess:
+def _access(
+    op: Operation, effect: EffectInstance, forms: LinearForms | None
+) -> MemoryAccess:
+    """The access of an effect of `op`, with its window unless `forms` is None."""
     kind = AccessKind.READ if effect.kind is MemoryEffectKind.READ else AccessKind.WRITE
     value = effect.value if isinstance(effect.value, SSAValue) else None
     window = ANYWHERE
     if (
-        value is not None
+        forms is not None
+        and value is not None
         and _accesses_a_window(type(op))
         and value is cast(TensorWindowAccess, op).accessed_tensor
     ):

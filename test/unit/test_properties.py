@@ -16,6 +16,9 @@ kernel `kernel_strategies.kernels()` draws:
   copies ops, the same order of every conflicting pair after the pass that
   moves them.
 
+Blocks that `canonicalize-io-order` orders without their dependence graph
+come out as the graph orders them.
+
 Both passes also compose with upstream ones: followed, on the same in-memory
 module, by `convert-scf-to-cf`, `canonicalize`, `cse`, `dce` and `licm` (in
 a drawn order), the IR stays sound after each pass and the results
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
+from contextlib import redirect_stderr
 from io import StringIO
 from typing import NamedTuple
 
@@ -45,6 +49,7 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.transforms import get_all_passes
 
+from passes import canonicalize_io_order
 from passes.analysis import Dependence, DependenceGraph, DependenceKind
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
@@ -177,6 +182,22 @@ def test_both_passes_chained(kernel: GeneratedKernel, seed: int):
     run = Run(kernel, seed)
     lower(run, round_trip=False)  # test_lower_pipeline_loops round-trips its output
     canonicalize(run)
+
+
+@given(kernels())
+def test_order_without_the_graph_is_the_graphs(kernel: GeneratedKernel):
+    """
+    The lowered kernel comes out of `canonicalize-io-order` the same whether
+    the blocks whose keys' order keeps every dependence skip the dependence
+    graph (as the pass runs) or not (`explain` builds every block's graph).
+    """
+    module = parse(kernel.text)
+    LOWER.apply(CONTEXT, module)
+    with_graph = module.clone()
+    CANONICALIZE.apply(CONTEXT, module)
+    with redirect_stderr(StringIO()):
+        CanonicalizeIOOrderPass(explain=True).apply(CONTEXT, with_graph)
+    assert print_ir(module) == print_ir(with_graph)
 
 
 @COMPOSITION_BUDGET
@@ -356,7 +377,10 @@ def test_copy_violations_accept_the_same_accesses():
 
 @pytest.fixture
 def ssa_edges_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make `canonicalize-io-order` ignore memory dependences (a deliberate bug)."""
+    """
+    Make `canonicalize-io-order` ignore memory dependences (a deliberate bug):
+    every block goes through the dependence graph, which has no memory edge.
+    """
     add_edge = DependenceGraph.add_edge
 
     def add_ssa_edge(
@@ -366,6 +390,12 @@ def ssa_edges_only(monkeypatch: pytest.MonkeyPatch) -> None:
             add_edge(graph, source, target, reason)
 
     monkeypatch.setattr(DependenceGraph, "add_edge", add_ssa_edge)
+    monkeypatch.setattr(canonicalize_io_order, "keeps_dependences", never_kept)
+
+
+def never_kept(*_: object) -> bool:
+    """A `keeps_dependences` that sends every block to the dependence graph."""
+    return False
 
 
 @pytest.mark.usefixtures("ssa_edges_only")
