@@ -13,7 +13,7 @@ window `ANYWHERE`), so a new order that passes keeps every edge of the graph.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from xdsl.ir import Operation, OpResult, SSAValue
@@ -24,14 +24,21 @@ from passes.analysis.summaries import (
     CLASS_EFFECTS_OF,
     AccessKind,
     ClassEffects,
+    MemoryAccess,
     OpSummaries,
     class_effects,
+    window_access_kind,
 )
 from pypto_dialect.effects import TensorWindowAccess
 
 _Latest = list[int]
 """The latest new position among the earlier reads, and among the earlier writes."""
+_Location = tuple[_Latest | None, _Latest, _Latest]
+"""Of a location: its own (None when it may alias anything); of its resource kind,
+every access's and those that may alias anything."""
 _READ, _WRITE = 0, 1
+_JUMPS, _JUMPED_OVER = 1, 2
+"""The roles of an op: it goes before an earlier op; a later op goes before it."""
 
 
 def keeps_dependences(
@@ -47,46 +54,100 @@ def keeps_dependences(
     (or an op nested in it) uses, nor before an earlier op it may conflict
     with in memory. `summaries` gives the uses of ops with regions;
     `footprints`, an `OpSummaries` without windows, their accesses.
+
+    Only an op that goes before an earlier op (it *jumps*) can break a
+    dependence, and only with an op it jumps over: the others are not even
+    summarized. When no jumping op has memory effects (in a nest, an outer
+    block whose scalars move above its inner loops), no access is looked at.
     """
-    position = [0] * len(ops)
+    count = len(ops)
+    position = [0] * count
     for new, old in enumerate(order):
         position[old] = new
     index_of = {id(op): index for index, op in enumerate(ops)}.get
-    memory = _MemoryOrder()
+    jumpers: list[int] = []
+    latest_earlier = -1
     for index, op in enumerate(ops):
         new = position[index]
-        # As `DependenceGraph.build`: the operands of region-free ops, the
-        # uses from outside of the others, edges from earlier ops only.
-        for value in summaries.uses(op) if op.regions else op._operands:  # pyright: ignore[reportPrivateUsage]
-            if type(value) is not OpResult:
-                continue
-            source = index_of(id(value.op))
-            if source is not None and source < index and position[source] > new:
-                return False
+        if new > latest_earlier:
+            latest_earlier = new
+        elif not _keeps_uses(op, index, position, index_of, summaries):
+            return False
+        else:
+            jumpers.append(index)
+    if all(class_effects(type(ops[index])) is ClassEffects.NONE for index in jumpers):
+        return True  # no op with memory effects jumps
+    return _keeps_memory_order(ops, position, jumpers, footprints)
+
+
+def _keeps_memory_order(
+    ops: Sequence[Operation],
+    position: Sequence[int],
+    jumpers: Sequence[int],
+    footprints: OpSummaries,
+) -> bool:
+    """Whether no jumping op goes before an op it jumps over and may conflict with."""
+    count = len(ops)
+    role = [0] * count  # _JUMPS | _JUMPED_OVER
+    for index in jumpers:
+        role[index] = _JUMPS
+    earliest_later = count
+    for index in range(count - 1, -1, -1):
+        new = position[index]
+        if new > earliest_later:
+            role[index] |= _JUMPED_OVER
+        else:
+            earliest_later = new
+    memory = _MemoryOrder()
+    for index, op in enumerate(ops):
+        if not (op_role := role[index]):
+            continue
         effects = CLASS_EFFECTS_OF(type(op)) or class_effects(type(op))
         if effects is ClassEffects.NONE:
             continue
-        if effects is ClassEffects.WINDOW_READ:
+        new = position[index]
+        kind = (
+            AccessKind.READ
+            if effects is ClassEffects.WINDOW_READ
+            else window_access_kind(type(op))
+        )
+        if kind is not None:  # a window access, the common case: no summary
             tensor = cast(TensorWindowAccess, op).accessed_tensor
-            if not memory.access(AccessKind.READ, DefaultResource, tensor, new):
+            if op_role & _JUMPS and memory.conflicts(
+                kind, DefaultResource, tensor, new
+            ):
                 return False
+            if op_role & _JUMPED_OVER:
+                memory.add(kind, DefaultResource, tensor, new)
+        elif not memory.keeps_op(footprints.accesses(op), new, op_role):
+            return False
+    return True
+
+
+def _keeps_uses(
+    op: Operation,
+    index: int,
+    position: Sequence[int],
+    index_of: Callable[[int], int | None],
+    summaries: OpSummaries,
+) -> bool:
+    """Whether op `index` stays after the earlier ops whose results it uses."""
+    new = position[index]
+    # As `DependenceGraph.build`: the operands of region-free ops, the uses
+    # from outside of the others, edges from earlier ops only.
+    for value in summaries.uses(op) if op.regions else op._operands:  # pyright: ignore[reportPrivateUsage]
+        if type(value) is not OpResult:
             continue
-        accesses = footprints.accesses(op)
-        if accesses is None:
-            if not memory.barrier(new):
-                return False
-            continue
-        for access in accesses:
-            resource = type(access.resource)
-            if not memory.access(access.kind, resource, access.value, new):
-                return False
+        source = index_of(id(value.op))
+        if source is not None and source < index and position[source] > new:
+            return False
     return True
 
 
 class _MemoryOrder:
     """
-    The accesses seen so far, in program order, by the latest new position
-    of each kind per location: a new access keeps the order if it goes after
+    The accesses of the ops jumped over so far by the latest new position of
+    each kind per location: a jumping op keeps the order if it goes after
     every earlier access it may conflict with.
     """
 
@@ -96,61 +157,79 @@ class _MemoryOrder:
         self._latest_barrier = -1
         self._per_resource: dict[type[Resource], tuple[_Latest, _Latest]] = {}
         """Per resource kind: of all its accesses; of those that may alias anything."""
-        self._per_argument: dict[tuple[type[Resource], int], _Latest] = {}
-        """Per resource kind and no-alias argument (by `id`)."""
-        self._noalias: dict[int, bool] = {}
-        self._values: list[SSAValue] = []
-        """The values `_noalias` holds the `id` of, kept alive."""
+        self._locations: dict[tuple[type[Resource], int], _Location] = {}
+        """By resource kind and the `id` of the value."""
+        self._values: list[SSAValue | None] = []
+        """The values `_locations` holds the `id` of, kept alive."""
 
-    def barrier(self, new: int) -> bool:
-        """An op with unknown effects, ordered against every memory access."""
-        if new < self._latest_op:
-            return False
-        self._latest_op = self._latest_barrier = new
+    def keeps_op(
+        self, accesses: Sequence[MemoryAccess] | None, new: int, role: int
+    ) -> bool:
+        """
+        Whether an op with these accesses (None: unknown effects), at `new`,
+        goes after what it may conflict with if it jumps; recorded if it is
+        jumped over.
+        """
+        if accesses is None:  # ordered against every memory access
+            if role & _JUMPS and new < self._latest_op:
+                return False
+            if role & _JUMPED_OVER:
+                self._latest_op = max(self._latest_op, new)
+                self._latest_barrier = max(self._latest_barrier, new)
+            return True
+        for kind, resource, value, _ in accesses:
+            if role & _JUMPS and self.conflicts(kind, type(resource), value, new):
+                return False
+        if role & _JUMPED_OVER:
+            for kind, resource, value, _ in accesses:
+                self.add(kind, type(resource), value, new)
         return True
 
-    def access(
+    def conflicts(
         self,
         kind: AccessKind,
         resource: type[Resource],
         value: SSAValue | None,
         new: int,
     ) -> bool:
-        """An access (of `value`, None when unknown) at new position `new`."""
+        """Whether an access at `new` goes before an earlier one it may conflict with."""
         if new < self._latest_barrier:
-            return False
-        kind_index = _READ if kind is AccessKind.READ else _WRITE
-        latest = self._per_resource.get(resource)
-        if latest is None:
-            latest = self._per_resource[resource] = ([-1, -1], [-1, -1])
-        every, aliasing = latest
-        if value is not None and self._is_noalias(value):
-            # Only the same argument, and what may alias anything.
-            own = self._per_argument.get((resource, id(value)))
-            if own is None:
-                own = self._per_argument[resource, id(value)] = [-1, -1]
-            if _goes_before(new, kind_index, own) or _goes_before(
-                new, kind_index, aliasing
-            ):
-                return False
-            own[kind_index] = max(own[kind_index], new)
-        else:
-            if _goes_before(new, kind_index, every):
-                return False
-            aliasing[kind_index] = max(aliasing[kind_index], new)
-        every[kind_index] = max(every[kind_index], new)
+            return True
+        own, every, aliasing = self._location(resource, value)
+        if own is None:  # may alias anything
+            return _goes_before(new, kind, every)
+        # Only the same argument, and what may alias anything.
+        return _goes_before(new, kind, own) or _goes_before(new, kind, aliasing)
+
+    def add(
+        self,
+        kind: AccessKind,
+        resource: type[Resource],
+        value: SSAValue | None,
+        new: int,
+    ) -> None:
+        """Record an access at `new`."""
+        own, every, aliasing = self._location(resource, value)
+        slot = _READ if kind is AccessKind.READ else _WRITE
+        latest = aliasing if own is None else own
+        latest[slot] = max(latest[slot], new)
+        every[slot] = max(every[slot], new)
         self._latest_op = max(self._latest_op, new)
-        return True
 
-    def _is_noalias(self, value: SSAValue) -> bool:
-        noalias = self._noalias.get(id(value))
-        if noalias is None:
-            noalias = self._noalias[id(value)] = is_noalias_argument(value)
+    def _location(self, resource: type[Resource], value: SSAValue | None) -> _Location:
+        location = self._locations.get((resource, id(value)))
+        if location is None:
+            every, aliasing = self._per_resource.setdefault(
+                resource, ([-1, -1], [-1, -1])
+            )
+            noalias = value is not None and is_noalias_argument(value)
+            own = [-1, -1] if noalias else None
+            location = self._locations[resource, id(value)] = (own, every, aliasing)
             self._values.append(value)
-        return noalias
+        return location
 
 
-def _goes_before(new: int, kind_index: int, latest: _Latest) -> bool:
+def _goes_before(new: int, kind: AccessKind, latest: _Latest) -> bool:
     """Whether an access at `new` goes before an earlier one it conflicts with."""
     # A read conflicts with earlier writes; a write with every earlier access.
-    return new < latest[_WRITE] or (kind_index == _WRITE and new < latest[_READ])
+    return new < latest[_WRITE] or (kind is AccessKind.WRITE and new < latest[_READ])

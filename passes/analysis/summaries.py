@@ -74,7 +74,7 @@ def _window_effect(op_type: type[Operation]) -> MemoryEffectKind | None:
 
 
 @cache
-def _window_access_kind(op_type: type[Operation]) -> AccessKind | None:
+def window_access_kind(op_type: type[Operation]) -> AccessKind | None:
     """The `AccessKind` of the `_window_effect` of an op class, if any."""
     effect = _window_effect(op_type)
     if effect is None:
@@ -242,7 +242,7 @@ class OpSummaries:
         nested in `op` are left out and their tensors appended to it instead
         (an `Outline`).
         """
-        if (kind := _window_access_kind(type(op))) is not None:
+        if (kind := window_access_kind(type(op))) is not None:
             # The trait's one effect, without asking it for a set to dedupe.
             access = cast(TensorWindowAccess, op)
             window = access_window(access, self.forms) if self.windows else ANYWHERE
