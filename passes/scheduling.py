@@ -55,11 +55,20 @@ def priority_order(graph: DependenceGraph, keys: Sequence[KeyT]) -> list[int]:
 
 def sorted_order(keys: Sequence[KeyT]) -> list[int]:
     """
-    The indices of `keys` sorted by key, the earlier among equal keys: what
+    The indices of `keys` (hashable) sorted by key, the earlier among equal keys: what
     `priority_order` gives whenever this order is a topological order of the
     graph (each op it takes next is then both ready and the smallest left).
     """
-    return sorted(range(len(keys)), key=keys.__getitem__)
+    # A block has few distinct keys: the indices grouped by key, in order,
+    # then the groups by key (linear, where sorting the indices is not).
+    groups: dict[KeyT, list[int]] = {}
+    for index, key in enumerate(keys):
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [index]
+        else:
+            group.append(index)
+    return [index for key in sorted(groups) for index in groups[key]]
 
 
 def _longest_increasing(values: Sequence[int]) -> set[int]:

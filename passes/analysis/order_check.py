@@ -64,20 +64,23 @@ def keeps_dependences(
     position = [0] * count
     for new, old in enumerate(order):
         position[old] = new
-    index_of = {id(op): index for index, op in enumerate(ops)}.get
     jumpers: list[int] = []
     latest_earlier = -1
-    for index, op in enumerate(ops):
-        new = position[index]
+    for index, new in enumerate(position):
         if new > latest_earlier:
             latest_earlier = new
-        elif not _keeps_uses(op, index, position, index_of, summaries):
-            return False
         else:
             jumpers.append(index)
-    if all(class_effects(type(ops[index])) is ClassEffects.NONE for index in jumpers):
-        return True  # no op with memory effects jumps
-    return _keeps_memory_order(ops, position, jumpers, footprints)
+    # Memory first: where it fails (an in-place body), it fails early.
+    if any(
+        class_effects(type(ops[index])) is not ClassEffects.NONE for index in jumpers
+    ) and not _keeps_memory_order(ops, position, jumpers, footprints):
+        return False
+    index_of = {id(op): index for index, op in enumerate(ops)}.get
+    return all(
+        _keeps_uses(ops[index], index, position, index_of, summaries)
+        for index in jumpers
+    )
 
 
 def _keeps_memory_order(
