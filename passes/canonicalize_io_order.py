@@ -7,8 +7,9 @@ load engine can run ahead of the compute engines. Then it turns every
 `pypto.pipeline stages 1` into the `scf.for` it means.
 
 The priorities are `passes.io_order_policy`; the scheduling on the
-dependence graph (`passes.analysis`) is `passes.scheduling`; this module
-drives them.
+dependence graph (`passes.analysis`) is `passes.scheduling`; a block whose
+keys' own order keeps every dependence (`passes.analysis.order_check`)
+needs no graph; this module drives them.
 """
 
 from __future__ import annotations
@@ -78,7 +79,9 @@ class CanonicalizeIOOrderPattern(RewritePattern):
             graph = DependenceGraph.build(block, self.summaries)
             order = priority_order(graph, keys)
         moved = (
-            move_into_order(block, ops, order, rewriter) if order != in_place else []
+            move_into_order(block, ops, order, rewriter, report=self.explain)
+            if order != in_place
+            else []
         )
         if policy.double_buffer_acc:
             rotate_acc_stages(ops, rewriter)

@@ -1,8 +1,10 @@
 """
 List scheduling of a block on its dependence graph, whatever the priorities:
-a topological order that always takes the ready op of highest priority, and
-the in-place reorder of the block's ops into it (reported and notified as the
-fewest moves: the ops off a longest run already in order).
+a topological order that always takes the ready op of highest priority (or,
+where it keeps every dependence, simply the order of the priorities), and
+the in-place reorder of the block's ops into it (reported and notified, when
+anyone listens, as the fewest moves: the ops off a longest run already in
+order).
 """
 
 from __future__ import annotations
@@ -97,21 +99,27 @@ def move_into_order(
     ops: Sequence[Operation],
     order: Sequence[int],
     rewriter: PatternRewriter,
+    *,
+    report: bool = False,
 ) -> list[int]:
     """
     Put the ops of `block`, `ops` in program order (all of them, or all but
-    the terminator), into `order`; return the indices of the ops that moved
-    (those off a longest run already in order: the fewest moves).
+    the terminator), into `order`, and tell the rewriter's listeners of each
+    op that moved (those off a longest run already in order: the fewest
+    moves). Return the indices of those ops when asked to `report` them or
+    when a listener is told; else (nobody to tell) they are not looked for.
     """
-    kept = _longest_increasing(order)
-    moved = [index for index in order if index not in kept]
-    if not moved:
-        return moved
+    if list(order) == list(range(len(order))):
+        return []
     ordered = [ops[index] for index in order]
     if block.last_op is not ops[-1]:
         ordered.append(cast(Operation, block.last_op))  # the terminator stays last
     _relink(block, ordered)
     rewriter.has_done_action = True
+    if not (report or rewriter.operation_insertion_handler):
+        return []
+    kept = _longest_increasing(order)
+    moved = [index for index in order if index not in kept]
     for index in moved:
         rewriter.handle_operation_insertion(ops[index])
     return moved

@@ -30,7 +30,7 @@ from passes.canonicalize_io_order import (
 from passes.demote import demote_to_scf_for
 from passes.io_order_policy import Category, ScheduleKey, classify, schedule_keys
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.scheduling import priority_order
+from passes.scheduling import move_into_order, priority_order
 from pypto_dialect.attributes import MembershipAttr
 from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp
@@ -341,3 +341,28 @@ def test_copied_bodies_need_no_graph(
     apply_checked(CanonicalizeIOOrderPass(), pypto_context(), module)
     assert len(built) == graphs
     assert print_ir(module) == fast
+
+
+def test_moves_are_looked_for_only_when_someone_is_told():
+    """
+    The block is reordered either way; the fewest moves (ops off a longest run
+    already in order) are returned when asked for, and told to listeners.
+    """
+    order = [1, 2, 0, 4, 3]  # 1, 2, 3 stay in order: ops 0 and 4 move
+    for report, listening in [(False, False), (True, False), (False, True)]:
+        block = body(parse(STAGE_TWO))
+        ops = list(block.ops)[:5]
+        told: list[Operation] = []
+        rewriter = PatternRewriter(ops[0])
+        if listening:
+            rewriter.operation_insertion_handler.append(told.append)
+        moved = move_into_order(block, ops, order, rewriter, report=report)
+        assert list(block.ops)[:5] == [ops[i] for i in order]
+        assert rewriter.has_done_action
+        assert moved == ([0, 4] if report or listening else [])
+        assert told == ([ops[0], ops[4]] if listening else [])
+    block = body(parse(STAGE_TWO))
+    ops = list(block.ops)[:5]
+    rewriter = PatternRewriter(ops[0])
+    assert move_into_order(block, ops, range(5), rewriter) == []
+    assert not rewriter.has_done_action
