@@ -5,8 +5,9 @@ The command line of the benchmarks.
                     [--out DIR] [--smoke] [--baseline DIR] [--families NAME ...]
 
 For every case (`bench.cases`) it measures (`bench.measure`), in this process
-with `time.perf_counter` (median of `--repeat` runs): parse, each pass, print,
-and parse of the printed output; then the wall time of the end-to-end command
+with `time.perf_counter` (median of `--repeat` runs, more for a case of a few
+milliseconds: `bench.measure.in_process_runs`): parse, each pass, print, and
+parse of the printed output; then the wall time of the end-to-end command
 `xdsl-opt -p lower-pipeline-loops,canonicalize-io-order` in a subprocess.
 It derives the ratios and exponents of `docs/performance.md` (`bench.targets`),
 and writes `results.json` and `results.md` into `--out` (default
@@ -28,7 +29,7 @@ from bench.cases import (
     Scale,
     lowered_size,
 )
-from bench.measure import Measurement, measure
+from bench.measure import SHORT_CASE_SECONDS, Measurement, measure
 from bench.report import build_report, machine, write
 from bench.targets import TARGET_OPS_FOR_IO_RATIO
 
@@ -102,7 +103,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     for case in cases:
         print(f"{case.family} {case.parameter}", file=sys.stderr, flush=True)
         results.append(
-            measure(case, repeat, args.baseline, end_to_end_baseline=case is compared)
+            measure(
+                case,
+                repeat,
+                args.baseline,
+                end_to_end_baseline=case is compared,
+                at_least=0.0 if args.smoke else SHORT_CASE_SECONDS,
+            )
         )
     settings = {
         "repeat": repeat,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -201,22 +202,48 @@ def _measure_against_baseline(
                         result.add(phase, seconds)
 
 
+SHORT_CASE_SECONDS = 0.5
+"""The in-process runs of a case last at least this long in a full run, within
+`MORE_RUNS_AT_MOST`."""
+MORE_RUNS_AT_MOST = 5
+"""How many times `repeat` a short case is run in this process at most."""
+
+
+def in_process_runs(repeat: int, first_run: float, at_least: float) -> int:
+    """
+    The in-process runs of a case whose first run took `first_run` seconds:
+    `repeat`, times as many (up to `MORE_RUNS_AT_MOST`) as make the runs
+    last `at_least` seconds. A case of a few milliseconds is within the
+    machine's noise; more samples steady its medians.
+    """
+    if first_run <= 0 or first_run * repeat >= at_least:
+        return repeat
+    factor = math.ceil(at_least / (first_run * repeat))
+    return repeat * min(factor, MORE_RUNS_AT_MOST)
+
+
 def measure(
     case: Case,
     repeat: int,
     baseline: Path | None = None,
     *,
     end_to_end_baseline: bool = False,
+    at_least: float = 0.0,
 ) -> Measurement:
     """
-    All the phases of `case`, `repeat` times each; with a `baseline`
-    checkout, both passes in separate processes here and there (ratio (h)),
-    and with `end_to_end_baseline` also `end_to_end_baseline` (ratio (g)).
+    All the phases of `case`, `repeat` times each (the in-process ones more
+    often when `repeat` of them would take less than `at_least` seconds,
+    see `in_process_runs`); with a `baseline` checkout, both passes in
+    separate processes here and there (ratio (h)), and with
+    `end_to_end_baseline` also `end_to_end_baseline` (ratio (g)).
     """
     result = Measurement(case.family, case.parameter)
     watch = _Stopwatch(result)
-    for run in range(repeat):
-        _measure_once(case, watch, first=run == 0)
+    start = time.perf_counter()
+    _measure_once(case, watch, first=True)
+    runs = in_process_runs(repeat, time.perf_counter() - start, at_least)
+    for _ in range(runs - 1):
+        _measure_once(case, watch, first=False)
     _measure_end_to_end(
         case.text, watch, repeat, baseline if end_to_end_baseline else None
     )

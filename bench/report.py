@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.cases import Family
-from bench.measure import PHASES, WITHOUT_GC, Measurement
+from bench.measure import MORE_RUNS_AT_MOST, PHASES, WITHOUT_GC, Measurement
 from bench.targets import (
     FITTED,
     TARGET_SPEEDUPS,
@@ -101,7 +101,8 @@ def markdown(report: dict[str, Any], results: Sequence[Measurement]) -> str:
     ]
     lines += [
         "",
-        f"## Times (ms, median of {report['settings']['repeat']} runs)",
+        f"## Times (ms, median of {report['settings']['repeat']} runs; in process, "
+        f"up to {MORE_RUNS_AT_MOST} times as many for a short case)",
         "",
         _row(["family", "param", "ops in", "ops out", *timed, *_RATIO_COLUMNS]),
         _row(["---"] * (len(timed) + 4 + len(_RATIO_COLUMNS))),

@@ -167,15 +167,54 @@ def schedule_keys(
     # By category and the identity of the stage pairs (the tuple the
     # membership attribute holds, alive while the ops are).
     shared: dict[tuple[Category, int], ScheduleKey] = {}
+    by_shape = _CATEGORY_BY_SHAPE[overlap_stores]
     keys: list[ScheduleKey] = []
     for op in ops:
-        category = classify(op, overlap_stores=overlap_stores)
-        stage = effective_membership(op) if category.tier == _COMPUTE_TIER else ()
+        # The category of most ops follows from their class and their one
+        # result's type class (memoized); `classify` decides the others.
+        # (Unpacked: indexing xDSL's `SSAValues` is a Python call.)
+        results = op.results
+        if len(results) == 1:
+            (result,) = results
+            shape = (type(op), type(result._type))  # pyright: ignore[reportPrivateUsage]
+        else:
+            shape = (type(op), None)
+        category = by_shape.get(shape)
+        if category is None:
+            category = classify(op, overlap_stores=overlap_stores)
+            if not op.regions and _category_follows_from_shape(shape[0]):
+                by_shape[shape] = category
+        if category.tier != _COMPUTE_TIER:
+            stage = ()
+        elif type(attr := op.attributes.get(MEMBERSHIP_ATTR_NAME)) is MembershipAttr:
+            stage = attr.data  # `membership`, inline: asked per op
+        else:
+            stage = effective_membership(op)
         key = shared.get((category, id(stage)))
         if key is None:
             key = shared[category, id(stage)] = _key(category, stage, double_buffer_acc)
         keys.append(key)
     return keys
+
+
+_CATEGORY_BY_SHAPE: dict[
+    bool, dict[tuple[type[Operation], type[Attribute] | None], Category]
+] = {True: {}, False: {}}
+"""Per `overlap_stores`: the category of a region-free op by its class and the
+type class of its one result (None: another number of results)."""
+
+
+@cache
+def _category_follows_from_shape(op_type: type[Operation]) -> bool:
+    """
+    Whether `classify` of a region-free op of `op_type` depends only on its
+    class and its results' type classes: not for an extract (the memory
+    spaces decide) nor an op whose class leaves its effects open.
+    """
+    kind = _kind(op_type)
+    if kind is _Kind.OTHER:
+        return never_has_effects(op_type)
+    return kind is not _Kind.EXTRACT
 
 
 def _key(

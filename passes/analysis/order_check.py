@@ -13,7 +13,7 @@ window `ANYWHERE`), so a new order that passes keeps every edge of the graph.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import cast
 
 from xdsl.ir import Operation, OpResult, SSAValue
@@ -76,11 +76,7 @@ def keeps_dependences(
         class_effects(type(ops[index])) is not ClassEffects.NONE for index in jumpers
     ) and not _keeps_memory_order(ops, position, jumpers, footprints):
         return False
-    index_of = {id(op): index for index, op in enumerate(ops)}.get
-    return all(
-        _keeps_uses(ops[index], index, position, index_of, summaries)
-        for index in jumpers
-    )
+    return _keeps_uses(ops, position, jumpers, summaries)
 
 
 def _keeps_memory_order(
@@ -102,48 +98,52 @@ def _keeps_memory_order(
         else:
             earliest_later = new
     memory = _MemoryOrder()
+    window_conflicts, add_window = memory.window_conflicts, memory.add_window
     for index, op in enumerate(ops):
         if not (op_role := role[index]):
             continue
-        effects = CLASS_EFFECTS_OF(type(op)) or class_effects(type(op))
+        op_type = type(op)
+        effects = CLASS_EFFECTS_OF(op_type) or class_effects(op_type)
         if effects is ClassEffects.NONE:
             continue
         new = position[index]
         kind = (
             AccessKind.READ
             if effects is ClassEffects.WINDOW_READ
-            else window_access_kind(type(op))
+            else window_access_kind(op_type)
         )
-        if kind is not None:  # a window access, the common case: no summary
-            tensor = cast(TensorWindowAccess, op).accessed_tensor
-            if op_role & _JUMPS and memory.conflicts(
-                kind, DefaultResource, tensor, new
-            ):
+        if kind is None:
+            if not memory.keeps_op(footprints.accesses(op), new, op_role):
                 return False
-            if op_role & _JUMPED_OVER:
-                memory.add(kind, DefaultResource, tensor, new)
-        elif not memory.keeps_op(footprints.accesses(op), new, op_role):
+            continue
+        # A window access, the common case: no summary, the tensor off the op.
+        tensor = cast(TensorWindowAccess, op).accessed_tensor
+        if op_role & _JUMPS and window_conflicts(kind, tensor, new):
             return False
+        if op_role & _JUMPED_OVER:
+            add_window(kind, tensor, new)
     return True
 
 
 def _keeps_uses(
-    op: Operation,
-    index: int,
+    ops: Sequence[Operation],
     position: Sequence[int],
-    index_of: Callable[[int], int | None],
+    jumpers: Sequence[int],
     summaries: OpSummaries,
 ) -> bool:
-    """Whether op `index` stays after the earlier ops whose results it uses."""
-    new = position[index]
-    # As `DependenceGraph.build`: the operands of region-free ops, the uses
-    # from outside of the others, edges from earlier ops only.
-    for value in summaries.uses(op) if op.regions else op._operands:  # pyright: ignore[reportPrivateUsage]
-        if type(value) is not OpResult:
-            continue
-        source = index_of(id(value.op))
-        if source is not None and source < index and position[source] > new:
-            return False
+    """Whether every jumping op stays after the earlier ops whose results it uses."""
+    index_of = {id(op): index for index, op in enumerate(ops)}.get
+    for index in jumpers:
+        op = ops[index]
+        new = position[index]
+        # As `DependenceGraph.build`: the operands of region-free ops, the
+        # uses from outside of the others, edges from earlier ops only.
+        for value in summaries.uses(op) if op.regions else op._operands:  # pyright: ignore[reportPrivateUsage]
+            if type(value) is not OpResult:
+                continue
+            source = index_of(id(value.op))
+            if source is not None and source < index and position[source] > new:
+                return False
     return True
 
 
@@ -160,8 +160,10 @@ class _MemoryOrder:
         self._latest_barrier = -1
         self._per_resource: dict[type[Resource], tuple[_Latest, _Latest]] = {}
         """Per resource kind: of all its accesses; of those that may alias anything."""
-        self._locations: dict[tuple[type[Resource], int], _Location] = {}
-        """By resource kind and the `id` of the value."""
+        self._locations: dict[type[Resource], dict[int, _Location]] = {}
+        """By resource kind, by the `id` of the value."""
+        self._default = self._locations[DefaultResource] = {}
+        """Those of the default resource: of windows."""
         self._values: list[SSAValue | None] = []
         """The values `_locations` holds the `id` of, kept alive."""
 
@@ -196,9 +198,19 @@ class _MemoryOrder:
         new: int,
     ) -> bool:
         """Whether an access at `new` goes before an earlier one it may conflict with."""
+        return self._conflicts(self._location(resource, value), kind, new)
+
+    def window_conflicts(self, kind: AccessKind, tensor: SSAValue, new: int) -> bool:
+        """`conflicts` of a window access (the default resource): asked per op."""
+        location = self._default.get(id(tensor)) or self._location(
+            DefaultResource, tensor
+        )
+        return self._conflicts(location, kind, new)
+
+    def _conflicts(self, location: _Location, kind: AccessKind, new: int) -> bool:
         if new < self._latest_barrier:
             return True
-        own, every, aliasing = self._location(resource, value)
+        own, every, aliasing = location
         if own is None:  # may alias anything
             return _goes_before(new, kind, every)
         # Only the same argument, and what may alias anything.
@@ -212,7 +224,17 @@ class _MemoryOrder:
         new: int,
     ) -> None:
         """Record an access at `new`."""
-        own, every, aliasing = self._location(resource, value)
+        self._record(self._location(resource, value), kind, new)
+
+    def add_window(self, kind: AccessKind, tensor: SSAValue, new: int) -> None:
+        """`add` of a window access (the default resource): asked per op."""
+        location = self._default.get(id(tensor)) or self._location(
+            DefaultResource, tensor
+        )
+        self._record(location, kind, new)
+
+    def _record(self, location: _Location, kind: AccessKind, new: int) -> None:
+        own, every, aliasing = location
         slot = _READ if kind is AccessKind.READ else _WRITE
         latest = aliasing if own is None else own
         latest[slot] = max(latest[slot], new)
@@ -220,14 +242,17 @@ class _MemoryOrder:
         self._latest_op = max(self._latest_op, new)
 
     def _location(self, resource: type[Resource], value: SSAValue | None) -> _Location:
-        location = self._locations.get((resource, id(value)))
+        locations = self._locations.get(resource)
+        if locations is None:
+            locations = self._locations[resource] = {}
+        location = locations.get(id(value))
         if location is None:
             every, aliasing = self._per_resource.setdefault(
                 resource, ([-1, -1], [-1, -1])
             )
             noalias = value is not None and is_noalias_argument(value)
             own = [-1, -1] if noalias else None
-            location = self._locations[resource, id(value)] = (own, every, aliasing)
+            location = locations[id(value)] = (own, every, aliasing)
             self._values.append(value)
         return location
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import redirect_stderr
+from dataclasses import replace
 from io import StringIO
 
 import pytest
@@ -191,6 +192,43 @@ def test_double_buffer_acc_keys():
     assert keys[1] == ScheduleKey(1, (-1,), 0, (-1,))
     assert keys[6] == ScheduleKey(2, (0,), 0, (1,))
     assert keys[7] == ScheduleKey(2, (0,), 1, (1,))
+
+
+SAME_CLASS_SCALAR_AND_NOT = """
+func.func @k(%v: vector<4xindex>) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  pypto.pipeline %i = %c0 to %c4 step %c4 stages 1 {
+    %w = arith.addi %v, %v : vector<4xindex>
+    %j = arith.addi %i, %c4 : index
+    %w_1 = arith.addi %v, %v : vector<4xindex>
+  }
+  func.return
+}
+"""
+
+
+def test_keys_follow_each_ops_classification():
+    """
+    The keys memoize categories by op class and result type class: an
+    `arith.addi` on vectors is tile compute, on an index a scalar, in either
+    order; stores follow the policy of each call.
+    """
+    for source in (STAGE_TWO, SAME_CLASS_SCALAR_AND_NOT):
+        pipeline = next(op for op in parse(source).walk() if isinstance(op, PipelineOp))
+        ops = list(pipeline.body.block.ops)[:-1]
+        for overlap_stores in (True, False, True):
+            policy = replace(pipeline.policy, overlap_stores=overlap_stores)
+            keys = schedule_keys(ops, policy)
+            tiers = [classify(op, overlap_stores=overlap_stores).tier for op in ops]
+            assert [key.tier for key in keys] == tiers
+    pipeline = next(
+        op
+        for op in parse(SAME_CLASS_SCALAR_AND_NOT).walk()
+        if isinstance(op, PipelineOp)
+    )
+    keys = schedule_keys(list(pipeline.body.block.ops)[:-1], pipeline.policy)
+    assert [key.tier for key in keys] == [2, 0, 2]
 
 
 def test_classify_stores_under_policy():
