@@ -203,22 +203,22 @@ def _measure_against_baseline(
 
 
 SHORT_CASE_SECONDS = 0.5
-"""The in-process runs of a case last at least this long in a full run, within
-`MORE_RUNS_AT_MOST`."""
+"""In a full run, both passes of a case's in-process runs take at least this
+long together, within `MORE_RUNS_AT_MOST`."""
 MORE_RUNS_AT_MOST = 5
 """How many times `repeat` a short case is run in this process at most."""
 
 
-def in_process_runs(repeat: int, first_run: float, at_least: float) -> int:
+def in_process_runs(repeat: int, passes: float, at_least: float) -> int:
     """
-    The in-process runs of a case whose first run took `first_run` seconds:
-    `repeat`, times as many (up to `MORE_RUNS_AT_MOST`) as make the runs
-    last `at_least` seconds. A case of a few milliseconds is within the
-    machine's noise; more samples steady its medians.
+    The in-process runs of a case whose passes took `passes` seconds in its
+    first run: `repeat`, times as many (up to `MORE_RUNS_AT_MOST`) as make
+    the passes take `at_least` seconds. Passes of a few milliseconds are
+    within the machine's noise; more samples steady their medians.
     """
-    if first_run <= 0 or first_run * repeat >= at_least:
+    if passes <= 0 or passes * repeat >= at_least:
         return repeat
-    factor = math.ceil(at_least / (first_run * repeat))
+    factor = math.ceil(at_least / (passes * repeat))
     return repeat * min(factor, MORE_RUNS_AT_MOST)
 
 
@@ -232,16 +232,16 @@ def measure(
 ) -> Measurement:
     """
     All the phases of `case`, `repeat` times each (the in-process ones more
-    often when `repeat` of them would take less than `at_least` seconds,
-    see `in_process_runs`); with a `baseline` checkout, both passes in
+    often when the passes of `repeat` of them would take less than
+    `at_least` seconds, see `in_process_runs`); with a `baseline` checkout, both passes in
     separate processes here and there (ratio (h)), and with
     `end_to_end_baseline` also `end_to_end_baseline` (ratio (g)).
     """
     result = Measurement(case.family, case.parameter)
     watch = _Stopwatch(result)
-    start = time.perf_counter()
     _measure_once(case, watch, first=True)
-    runs = in_process_runs(repeat, time.perf_counter() - start, at_least)
+    passes = result.samples["lower"][0] + result.samples["canonicalize"][0]
+    runs = in_process_runs(repeat, passes, at_least)
     for _ in range(runs - 1):
         _measure_once(case, watch, first=False)
     _measure_end_to_end(
