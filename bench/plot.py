@@ -20,6 +20,7 @@ from typing import Any
 
 import matplotlib
 from matplotlib import pyplot
+from matplotlib.ticker import NullFormatter
 
 matplotlib.use("Agg")  # files only: no display needed
 # Text as text, and no random ids or dates: small, reproducible SVGs.
@@ -75,6 +76,10 @@ def plot(report: Mapping[str, Any], output: Path) -> None:
         axis.set_title(family)
         axis.set_xscale("log")
         axis.set_yscale("log")
+        # Plain numbers at the measured sizes: log minor labels overlap.
+        sizes = sorted({size for line in axis.get_lines() for size in line.get_xdata()})  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType, reportUnknownArgumentType]
+        axis.set_xticks(sizes, [f"{size:,.0f}" for size in sizes])  # pyright: ignore[reportUnknownMemberType]
+        axis.xaxis.set_minor_formatter(NullFormatter())
         axis.set_xlabel("ops after lowering")
         axis.set_ylabel("us per op")
         axis.grid(visible=True, which="both", linewidth=0.3)
