@@ -170,19 +170,25 @@ def schedule_keys(
     by_shape = _CATEGORY_BY_SHAPE[overlap_stores]
     keys: list[ScheduleKey] = []
     for op in ops:
-        # The category of most ops follows from their class and their one
+        # The category of most ops follows from their class and their
         # result's type class (memoized); `classify` decides the others.
         # (Unpacked: indexing xDSL's `SSAValues` is a Python call.)
         results = op.results
         if len(results) == 1:
             (result,) = results
             shape = (type(op), type(result._type))  # pyright: ignore[reportPrivateUsage]
-        else:
+        elif not results:
             shape = (type(op), None)
-        category = by_shape.get(shape)
+        else:  # every result's type decides: not memoized
+            shape = None
+        category = None if shape is None else by_shape.get(shape)
         if category is None:
             category = classify(op, overlap_stores=overlap_stores)
-            if not op.regions and _category_follows_from_shape(shape[0]):
+            if (
+                shape is not None
+                and not op.regions
+                and _category_follows_from_shape(shape[0])
+            ):
                 by_shape[shape] = category
         if category.tier != _COMPUTE_TIER:
             stage = ()
@@ -200,15 +206,15 @@ def schedule_keys(
 _CATEGORY_BY_SHAPE: dict[
     bool, dict[tuple[type[Operation], type[Attribute] | None], Category]
 ] = {True: {}, False: {}}
-"""Per `overlap_stores`: the category of a region-free op by its class and the
-type class of its one result (None: another number of results)."""
+"""Per `overlap_stores`: the category of a region-free op with at most one
+result by its class and the type class of that result (None: no result)."""
 
 
 @cache
 def _category_follows_from_shape(op_type: type[Operation]) -> bool:
     """
     Whether `classify` of a region-free op of `op_type` depends only on its
-    class and its results' type classes: not for an extract (the memory
+    class and its result's type class: not for an extract (the memory
     spaces decide) nor an op whose class leaves its effects open.
     """
     kind = _kind(op_type)

@@ -207,6 +207,18 @@ func.func @k(%v: vector<4xindex>) {
 }
 """
 
+TWO_RESULTS_SCALAR_AND_NOT = """
+func.func @k(%v: vector<4xi32>, %a: i32) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  pypto.pipeline %i = %c0 to %c4 step %c4 stages 1 {
+    %s, %o = arith.addui_extended %a, %a : i32, i1
+    %w, %wo = arith.addui_extended %v, %v : vector<4xi32>, vector<4xi1>
+  }
+  func.return
+}
+"""
+
 
 def test_keys_follow_each_ops_classification():
     """
@@ -214,7 +226,7 @@ def test_keys_follow_each_ops_classification():
     `arith.addi` on vectors is tile compute, on an index a scalar, in either
     order; stores follow the policy of each call.
     """
-    for source in (STAGE_TWO, SAME_CLASS_SCALAR_AND_NOT):
+    for source in (STAGE_TWO, SAME_CLASS_SCALAR_AND_NOT, TWO_RESULTS_SCALAR_AND_NOT):
         pipeline = next(op for op in parse(source).walk() if isinstance(op, PipelineOp))
         ops = list(pipeline.body.block.ops)[:-1]
         for overlap_stores in (True, False, True):
@@ -229,6 +241,13 @@ def test_keys_follow_each_ops_classification():
     )
     keys = schedule_keys(list(pipeline.body.block.ops)[:-1], pipeline.policy)
     assert [key.tier for key in keys] == [2, 0, 2]
+    pipeline = next(
+        op
+        for op in parse(TWO_RESULTS_SCALAR_AND_NOT).walk()
+        if isinstance(op, PipelineOp)
+    )
+    keys = schedule_keys(list(pipeline.body.block.ops)[:-1], pipeline.policy)
+    assert [key.tier for key in keys] == [0, 2]  # all results decide
 
 
 def test_classify_stores_under_policy():
