@@ -117,10 +117,13 @@ def check_lowered(pipelines: Sequence[PipelineOp]) -> None:
 @dataclass(frozen=True)
 class CanonicalizeIOOrderPass(ModulePass):
     """
-    Reorder every block inside a `pypto.pipeline` into scalars, loads, then
-    compute and store per stage, as far as SSA and memory dependences allow;
-    then demote every `pypto.pipeline stages 1` to `scf.for`. A pipeline with
-    more than one stage is an error: run `lower-pipeline-loops` first.
+    Order the blocks of pipeline loops as loads first, then compute and stores.
+
+    Every block inside a `pypto.pipeline` is reordered into scalars, loads,
+    then compute and store per stage, as far as SSA and memory dependences
+    allow; then every `pypto.pipeline stages 1` is demoted to `scf.for`. A
+    pipeline with more than one stage is an error: run `lower-pipeline-loops`
+    first.
     """
 
     name = "canonicalize-io-order"

@@ -54,17 +54,14 @@ from passes.analysis.engines import (
 )
 from passes.analysis.timeline import MIN_ITERATIONS, Loop, Timeline, simulate
 from passes.pipeline_report_text import render_advice, render_report
+from passes.report_defaults import DEFAULT_PASSES, MAX_STAGES
 from pypto_dialect.checked import verify_module
 from pypto_dialect.constants import constant_int
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import closest, walk_ops
 
-DEFAULT_PASSES = "lower-pipeline-loops,canonicalize-io-order"
-"""The pipeline the advisor runs when none is given."""
 WITHIN_BOUND = 0.05
 """The advisor's tolerance: a candidate is good within 5% of its bound."""
-MAX_STAGES = 8
-"""The largest `stages` the advisor tries by default."""
 SHOWN_ITERATIONS = 3
 """Iterations of the loop after the passes that a trace or plot shows."""
 _NO_LOCATION = StringAttr("<pipeline-report>")
@@ -420,8 +417,9 @@ def pass_pipeline(spec: str) -> PassPipeline:
 @dataclass(frozen=True)
 class PipelineReportPass(ModulePass):
     """
-    Print the modelled schedule of every pipeline loop to stderr (before and,
-    with `passes`, after that pipeline, run on a copy); change nothing.
+    Print the modelled schedule of every pipeline loop to stderr; change nothing.
+
+    The schedule before and, with `passes`, after that pipeline, run on a copy.
     """
 
     name = "pipeline-report"

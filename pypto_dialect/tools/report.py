@@ -19,55 +19,38 @@ exception is an internal error (exit code 70).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
-from xdsl.passes import PassPipeline
-from xdsl.utils.exceptions import ArgSpecParseError, ParseError
+from xdsl.universe import Universe
+from xdsl.utils.exceptions import ParseError
 
-from passes.analysis.engines import (
-    CostModel,
-    CostTableError,
-    Engine,
-    default_costs,
-    default_costs_text,
-    load_costs,
-)
-from passes.analysis.timeline import Timeline
-from passes.io_order_policy import effective_membership
-from passes.pipeline_report import (
-    DEFAULT_PASSES,
-    MAX_STAGES,
-    SHOWN_ITERATIONS,
-    Advice,
-    LoopReport,
-    StagesAdvisor,
-    pass_pipeline,
-    report_json,
-    run_report,
-)
-from passes.pipeline_report_text import render_advice, render_report
-from pypto_dialect.checked import OpSpans, parse_module, verify_module
-from pypto_dialect.context import pypto_context
-from pypto_dialect.dsl import parse_pypto
+from passes.report_defaults import DEFAULT_PASSES, MAX_STAGES
 from pypto_dialect.tools.diagnostics import (
     ToolFailure,
     UnreadableInput,
     add_traceback_flag,
+    add_version_flag,
     decode_source,
     int_at_least,
     located_error,
     report_internal_error,
     reported_diagnostics,
-    version_text,
 )
-from pypto_dialect.walks import walk_ops
+from pypto_dialect.tools.pipelines import PipelineError, parse_pipeline
+
+if TYPE_CHECKING:
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.ir import Operation
+    from xdsl.passes import PassPipeline
+
+    from passes.analysis.engines import CostModel
+    from passes.analysis.timeline import Timeline
+    from passes.pipeline_report import Advice, LoopReport
+    from pypto_dialect.checked import OpSpans
 
 TOOL = "pypto-report"
 
@@ -135,12 +118,21 @@ def _argument_parser() -> argparse.ArgumentParser:
         default=MAX_STAGES,
         help=f"the largest stages the advisor tries (default: {MAX_STAGES})",
     )
-    parser.add_argument("--version", action="version", version=version_text(TOOL))
+    add_version_flag(parser, TOOL)
     add_traceback_flag(parser)
     return parser
 
 
 def _report(options: argparse.Namespace) -> int:
+    import json
+
+    from passes.analysis.engines import default_costs_text
+    from passes.pipeline_report import StagesAdvisor, report_json, run_report
+    from passes.pipeline_report_text import render_advice, render_report
+    from pypto_dialect.checked import verify_module
+    from pypto_dialect.context import pypto_context
+    from pypto_dialect.walks import walk_ops
+
     if options.print_costs:
         print(default_costs_text(), end="")
         return 0
@@ -189,6 +181,8 @@ def _where(report: LoopReport, source_name: str) -> str:
 
 
 def _cost_model(path: str | None) -> CostModel:
+    from passes.analysis.engines import CostTableError, default_costs, load_costs
+
     try:
         return default_costs() if path is None else load_costs(path)
     except CostTableError as error:
@@ -197,13 +191,8 @@ def _cost_model(path: str | None) -> CostModel:
 
 def _pipeline(spec: str) -> PassPipeline:
     try:
-        return pass_pipeline(spec)
-    except ValueError as error:
-        raise ToolFailure(
-            f"{TOOL}: error: --passes: {error} "
-            "(`pypto-opt --help` lists the available passes)"
-        ) from None
-    except ArgSpecParseError as error:
+        return parse_pipeline(spec, Universe.get_multiverse().all_passes)
+    except PipelineError as error:
         raise ToolFailure(f"{TOOL}: error: --passes: {error}") from None
 
 
@@ -222,10 +211,14 @@ def _write(path: str, text: str) -> None:
 
 
 def _parse_mlir(ctx: Context, text: str, name: str, op_spans: OpSpans) -> ModuleOp:
+    from pypto_dialect.checked import parse_module
+
     return parse_module(ctx, text, name, op_spans=op_spans)
 
 
 def _parse_pypto(ctx: Context, text: str, name: str, op_spans: OpSpans) -> ModuleOp:
+    from pypto_dialect.dsl import parse_pypto
+
     return parse_pypto(ctx, text, name, op_spans=op_spans)
 
 
@@ -269,6 +262,8 @@ def load_input(ctx: Context, path: str, op_spans: OpSpans) -> ModuleOp:
 
 def _states(report: LoopReport) -> list[tuple[str, Timeline, int]]:
     """(label, timeline, iterations shown) of the states of a loop."""
+    from passes.pipeline_report import SHOWN_ITERATIONS
+
     if report.after is None:
         return [("now", report.before.timeline, SHOWN_ITERATIONS)]
     copies = report.after.copies
@@ -285,6 +280,8 @@ def _label(op: Operation) -> str:
 
 def _original_iteration(op: Operation, iteration: int, copies: int) -> int | None:
     """The original iteration an op of a (lowered) loop works for, if tagged."""
+    from passes.io_order_policy import effective_membership
+
     if copies == 1:
         return iteration
     pairs = effective_membership(op)
@@ -293,6 +290,8 @@ def _original_iteration(op: Operation, iteration: int, copies: int) -> int | Non
 
 def trace_events(reports: Sequence[LoopReport]) -> dict[str, Any]:
     """Chrome trace-event JSON: a process per loop and state, a thread per engine."""
+    from passes.analysis.engines import Engine
+
     events: list[dict[str, Any]] = []
     pid = 0
     for report in reports:
@@ -337,14 +336,16 @@ def _metadata(kind: str, pid: int, tid: int, name: str) -> dict[str, Any]:
 
 def plot_timelines(reports: Sequence[LoopReport], path: str) -> None:
     """Draw the swimlanes of every loop and state into `path` (format by suffix)."""
+    from passes.analysis.engines import Engine
+
     try:
-        import matplotlib  # noqa: PLC0415 (an optional dependency)
+        import matplotlib  # an optional dependency
 
         matplotlib.use("Agg")
         # Text as text, and no random ids or dates: small, reproducible SVGs.
         matplotlib.rcParams["svg.fonttype"] = "none"
         matplotlib.rcParams["svg.hashsalt"] = TOOL
-        from matplotlib import pyplot  # noqa: PLC0415
+        from matplotlib import pyplot
     except ImportError:
         raise ToolFailure(
             f"{TOOL}: error: --plot needs matplotlib: "

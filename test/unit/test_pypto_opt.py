@@ -19,8 +19,8 @@ from xdsl.utils.exceptions import PassFailedException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 import pypto_dialect
+from pypto_dialect import checked
 from pypto_dialect.tile import StoreOp
-from pypto_dialect.tools import opt
 from pypto_dialect.tools.opt import PyPTOOptMain, main
 
 BIN = Path(sys.executable).parent
@@ -114,8 +114,8 @@ def test_unknown_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     code, _, err = run_opt(capsys, [str(EXAMPLE), "-p", "no-such-pass"])
     assert code == 1
     assert err == (
-        "pypto-opt: error: Unrecognized passes: ['no-such-pass'] "
-        "(--help lists the available passes)\n"
+        "pypto-opt: error: --passes: unknown pass 'no-such-pass' "
+        "(pypto-opt --list-passes lists the passes)\n"
     )
 
 
@@ -297,7 +297,7 @@ def test_internal_error(
 ):
     """A bug (here in the verification) is two lines and exit code 70."""
     monkeypatch.delenv("PYPTO_TRACEBACK", raising=False)
-    monkeypatch.setattr(opt, "verify_module", _crash)
+    monkeypatch.setattr(checked, "verify_module", _crash)
     code, out, err = run_opt(capsys, [str(EXAMPLE)])
     assert (code, out, err.splitlines()) == (70, "", INTERNAL_ERROR_LINES)
 
@@ -315,7 +315,7 @@ def test_internal_error_before_the_command_line_is_read(
 def test_internal_error_with_traceback(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, how: str
 ):
-    monkeypatch.setattr(opt, "verify_module", _crash)
+    monkeypatch.setattr(checked, "verify_module", _crash)
     args = [str(EXAMPLE)]
     if how == "flag":
         monkeypatch.delenv("PYPTO_TRACEBACK", raising=False)
