@@ -153,11 +153,10 @@ class PyPTOOptMain(xDSLOptMain):
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
     ) -> ModuleOp | None:
-        from pypto_dialect.checked import CheckedParser
-        from pypto_dialect.dsl import parse_pypto
-
         frontend = parse_spec(self.args.frontend).name if self.args.frontend else None
         if (frontend or file_extension) in FRONTEND_NAMES:
+            from pypto_dialect.dsl import parse_pypto
+
             return parse_pypto(
                 self.ctx,
                 decode_source(chunk.read(), start_offset),
@@ -167,6 +166,8 @@ class PyPTOOptMain(xDSLOptMain):
             )
         if frontend or file_extension != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
+        from pypto_dialect.checked import CheckedParser
+
         parser = CheckedParser(
             self.ctx,
             decode_source(chunk.read(), start_offset),

@@ -19,6 +19,7 @@ import dataclasses
 import difflib
 import inspect
 import re
+import sys
 import textwrap
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -42,6 +43,10 @@ LIST_PASSES = "pypto-opt --list-passes"
 
 SUMMARY_WIDTH = 80
 """The most characters of a pass's summary in `--list-passes`."""
+CLOSE = 0.6
+"""How similar (`difflib`'s ratio) a name must be to a mistyped one to be suggested."""
+SIMILAR = 0.1
+"""Names suggested together are this close in similarity to the best one."""
 SHOWN_VALUE = 40
 """The most characters of a user's value that a message repeats."""
 
@@ -290,6 +295,11 @@ def parse_pipeline(
         specs = list(parse_pipeline_specs(spec))
     except ArgSpecParseError as error:
         raise PipelineError(str(error)) from None
+    except ValueError:  # xDSL's int() of a NUMBER token: the one way it fails
+        raise PipelineError(
+            "cannot read the pipeline: an integer has more than "
+            f"{sys.get_int_max_str_digits()} digits"
+        ) from None
     for pass_spec in specs:
         check_pass_name(pass_spec.name, available)
     return PassPipeline(
@@ -353,7 +363,20 @@ def _unknown_option(name: str, spelling: str, options: Mapping[str, PassOption])
 
 
 def _did_you_mean(name: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(choices), n=3)
+    """
+    `; did you mean 'a' or 'b'?`: the (at most three) choices as similar to
+    `name` as the most similar one, give or take `SIMILAR`, if that is close.
+    """
+    similarity = {
+        choice: difflib.SequenceMatcher(None, name, choice).ratio()
+        for choice in choices
+    }
+    best = max(similarity.values(), default=0.0)
+    close = sorted(
+        (c for c, ratio in similarity.items() if ratio >= max(CLOSE, best - SIMILAR)),
+        key=similarity.__getitem__,
+        reverse=True,
+    )[:3]
     if not close:
         return ""
     return "; did you mean " + " or ".join(f"'{choice}'" for choice in close) + "?"

@@ -231,14 +231,16 @@ def _names_its_op(error: DiagnosticException) -> bool:
 
 
 def _parse(ctx: Context, path: str, source_name: str, op_spans: OpSpans) -> ModuleOp:
-    from pypto_dialect.checked import parse_module
-    from pypto_dialect.dsl import parse_pypto
-
     text = _read(path, source_name)
     extension = os.path.splitext(path)[1].removeprefix(".")
-    read = parse_pypto if extension in FRONTEND_NAMES else parse_module
     try:
-        return read(ctx, text, source_name, op_spans=op_spans)
+        if extension in FRONTEND_NAMES:
+            from pypto_dialect.dsl import parse_pypto
+
+            return parse_pypto(ctx, text, source_name, op_spans=op_spans)
+        from pypto_dialect.checked import parse_module
+
+        return parse_module(ctx, text, source_name, op_spans=op_spans)
     except ParseError as error:
         raise ToolFailure(located_error(error.span, error.msg)) from None
 
