@@ -107,9 +107,8 @@ class PyPTOOptMain(xDSLOptMain):
         from pypto_dialect.checked import verify_module
 
         try:
-            # Checked first, for the answer to a mistake: xDSL's own parse,
-            # which sets up the timing and printing between passes, then
-            # builds the same passes.
+            # Ours answers a mistake; then xDSL's builds the same passes into
+            # the pipeline with its callback (--time-passes and the like).
             parse_pipeline(self.args.passes, self.available_passes)
         except PipelineError as error:
             _fail(f"pypto-opt: error: --passes: {error}")

@@ -40,6 +40,8 @@ PassFactories = Mapping[str, Callable[[], type[ModulePass]]]
 
 LIST_PASSES = "pypto-opt --list-passes"
 """The command that lists the passes, which error messages point to."""
+HELP_PASS = "pypto-opt --help-pass"
+"""The command that describes a pass (followed by its name)."""
 
 SUMMARY_WIDTH = 80
 """The most characters of a pass's summary in `--list-passes`."""
@@ -147,7 +149,7 @@ _WORDS = {
 
 
 def _accepted(hint: Any, plural: bool = False) -> str:
-    """The values of `hint`, in words (`an integer`, `'fast' or 'none'`)."""
+    """The values of `hint`, in words (`an integer`, `one of fast, none`)."""
     if hint in _WORDS:
         return _WORDS[hint][plural]
     origin = get_origin(hint)
@@ -354,11 +356,11 @@ def _unknown_option(name: str, spelling: str, options: Mapping[str, PassOption])
     if not options:
         return f"pass '{name}' has no options, got '{spelling}'"
     known = "; ".join(option.spellings for option in options.values())
-    spellings = {option.name: option for option in options.values()}
-    suggestion = _did_you_mean(spelling.replace("_", "-"), spellings)
+    names = [option.name for option in options.values()]
+    suggestion = _did_you_mean(spelling.replace("_", "-"), names)
     return (
         f"pass '{name}' has no option '{spelling}'{suggestion} (its options: "
-        f"{known}; `pypto-opt --help-pass {name}` describes them)"
+        f"{known}; `{HELP_PASS} {name}` describes them)"
     )
 
 
@@ -412,7 +414,7 @@ def list_passes(available: PassFactories, first: str = "pypto-dialect") -> str:
         )
         lines.append("")
     lines.append(
-        "`pypto-opt --help-pass NAME` describes a pass and its options; "
+        f"`{HELP_PASS} NAME` describes a pass and its options; "
         "`--passes 'a,b{option=value}'` runs passes."
     )
     return "\n".join(lines)

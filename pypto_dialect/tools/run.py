@@ -69,8 +69,6 @@ def main(
     """
     options = _argument_parser().parse_args(args)
     try:
-        if available_passes is None:
-            available_passes = Universe.get_multiverse().all_passes
         return _run(options, available_passes)
     except ToolFailure as failure:
         print(failure, file=sys.stderr)
@@ -156,7 +154,7 @@ def _assignment(text: str) -> tuple[str, int]:
         ) from None
 
 
-def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
+def _run(options: argparse.Namespace, available_passes: PassFactories | None) -> int:
     from pypto_dialect.checked import verify_module
     from pypto_dialect.context import pypto_context
     from pypto_dialect.interpreter import (
@@ -257,7 +255,9 @@ def _read(path: str, source_name: str) -> str:
         ) from None
 
 
-def _pipeline(spec: str, available_passes: PassFactories) -> PassPipeline:
+def _pipeline(spec: str, available_passes: PassFactories | None) -> PassPipeline:
+    if available_passes is None:
+        available_passes = Universe.get_multiverse().all_passes
     try:
         return parse_pipeline(spec, available_passes)
     except PipelineError as error:

@@ -21,11 +21,13 @@ from xdsl.utils.exceptions import PassFailedException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 import pypto_dialect
+from passes import get_all_passes
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect import checked
 from pypto_dialect.tile import StoreOp
 from pypto_dialect.tools.opt import PyPTOOptMain, main
 from pypto_dialect.tools.pipelines import (
+    PassOption,
     PipelineError,
     help_pass,
     list_passes,
@@ -553,3 +555,30 @@ def test_list_passes_and_help_pass_exit(capsys: pytest.CaptureFixture[str]):
     code, out, err = run_opt(capsys, ["--help-pass", "no-such-pass"])
     assert (code, out) == (1, "")
     assert err.startswith("pypto-opt: error: --help-pass: unknown pass")
+
+
+DOCS = Path(__file__).parents[2] / "docs" / "passes"
+
+
+def _documented_options(page: Path) -> list[list[str]]:
+    """The rows (cells) of the table of the page's `## Options` section."""
+    section = page.read_text().split("\n## Options\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
+
+
+@pytest.mark.parametrize("name", sorted(get_all_passes()))
+def test_pass_pages_list_the_options_as_help_pass_does(name: str):
+    """The options table of `docs/passes/NAME.md`: `--help-pass NAME`'s facts."""
+    options = pass_options(get_all_passes()[name]())
+    rows = _documented_options(DOCS / f"{name}.md")
+    assert [row[:3] for row in rows] == [
+        [_markdown_spellings(option), option.accepted, option.default_text]
+        for option in options
+    ]
+
+
+def _markdown_spellings(option: PassOption) -> str:
+    """`` `max-copies` (or `max_copies`) ``: `PassOption.spellings` in code spans."""
+    other = f" (or `{option.field}`)" if option.field != option.name else ""
+    return f"`{option.name}`{other}"
