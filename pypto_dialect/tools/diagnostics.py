@@ -164,12 +164,16 @@ def version_text(tool: str, xdsl_version: str | None = None) -> str:
     return f"{tool} {__version__} (pypto-dialect, on xdsl {xdsl_version})"
 
 
-class _Version(argparse.Action):
-    """`--version`, which reads the package metadata only when given."""
+class PrintAndExit(argparse.Action):
+    """
+    An option that prints `text(value)` and exits, as `--help` does. `text`
+    raises a `ToolFailure` for an error (exit code 1); a reader that stops
+    reading (`| head`) ends the tool quietly.
+    """
 
-    def __init__(self, *args: Any, tool: str, **kwargs: Any) -> None:
-        super().__init__(*args, nargs=0, **kwargs)
-        self.tool = tool
+    def __init__(self, *args: Any, text: Callable[[Any], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.text = text
 
     def __call__(
         self,
@@ -178,14 +182,29 @@ class _Version(argparse.Action):
         values: Any,
         option_string: str | None = None,
     ) -> None:
-        print(version_text(self.tool))
+        try:
+            print(self.text(values), flush=True)
+        except ToolFailure as failure:
+            print(failure, file=sys.stderr)
+            parser.exit(1)
+        except BrokenPipeError:
+            # Python would report the closed pipe again when it flushes at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         parser.exit()
 
 
 def add_version_flag(parser: argparse.ArgumentParser, tool: str) -> None:
-    """`--version`, printing `version_text(tool)`."""
+    """`--version`, which reads the package metadata only when given."""
+
+    def text(_: object) -> str:
+        return version_text(tool)
+
     parser.add_argument(
-        "--version", action=_Version, tool=tool, help="print the version and exit"
+        "--version",
+        action=PrintAndExit,
+        nargs=0,
+        text=text,
+        help="print the version and exit",
     )
 
 

@@ -21,8 +21,8 @@ import os
 import shutil
 import sys
 import warnings
-from collections.abc import Callable, Sequence
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
@@ -31,6 +31,8 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from pypto_dialect.tools.diagnostics import (
+    PrintAndExit,
+    ToolFailure,
     UnreadableInput,
     add_traceback_flag,
     decode_source,
@@ -80,7 +82,7 @@ class PyPTOOptMain(xDSLOptMain):
         )
         arg_parser.add_argument(
             "--list-passes",
-            action=_PrintAndExit,
+            action=PrintAndExit,
             nargs=0,
             text=self._list_passes,
             help="list the passes, one line each, and exit",
@@ -88,7 +90,7 @@ class PyPTOOptMain(xDSLOptMain):
         arg_parser.add_argument(
             "--help-pass",
             metavar="NAME",
-            action=_PrintAndExit,
+            action=PrintAndExit,
             text=self._help_pass,
             help="describe the pass NAME and each of its options, and exit",
         )
@@ -98,7 +100,10 @@ class PyPTOOptMain(xDSLOptMain):
         return list_passes(self.available_passes)
 
     def _help_pass(self, name: str) -> str:
-        return help_pass(name, self.available_passes)
+        try:
+            return help_pass(name, self.available_passes)
+        except PipelineError as error:
+            raise ToolFailure(f"pypto-opt: error: --help-pass: {error}") from None
 
     def setup_pipeline(self) -> None:
         """xDSL's pipeline, verifying with `verify_module` after parsing and each pass."""
@@ -200,34 +205,6 @@ class PyPTOOptMain(xDSLOptMain):
                 str(error), diagnosed, self.op_spans, self.get_input_name(), notes=notes
             )
         )
-
-
-class _PrintAndExit(argparse.Action):
-    """
-    Print `text(value)` and exit, as `--help` does (a `PipelineError`: an
-    `error:` line, exit code 1; a reader that stops, as `| head` does: exit
-    code 0).
-    """
-
-    def __init__(self, *args: Any, text: Callable[[Any], str], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.text = text
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        try:
-            print(self.text(values), flush=True)
-        except PipelineError as error:
-            _fail(f"pypto-opt: error: {option_string}: {error}")
-        except BrokenPipeError:
-            # Python would report the closed pipe again when it flushes at exit.
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        parser.exit()
 
 
 def _fail(*lines: str) -> NoReturn:

@@ -582,3 +582,16 @@ def _markdown_spellings(option: PassOption) -> str:
     """`` `max-copies` (or `max_copies`) ``: `PassOption.spellings` in code spans."""
     other = f" (or `{option.field}`)" if option.field != option.name else ""
     return f"`{option.name}`{other}"
+
+
+def test_list_passes_to_a_reader_that_stops():
+    """`pypto-opt --list-passes | head`: no error when the pipe closes."""
+    with subprocess.Popen(
+        [BIN / "pypto-opt", "--list-passes"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()
+        err = process.stderr.read()
+        assert (process.wait(), err) == (0, b"")
