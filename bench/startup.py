@@ -7,8 +7,9 @@ each tool on `examples/add_one.mlir` against `xdsl-opt` on the same file.
 
 Every command is a fresh process of this environment's console scripts,
 timed with `time.perf_counter` around `subprocess.run`; one untimed run of
-each, then `--runs` rounds that run every command once, in turn, so that the
-machine's load falls on all alike. The table gives medians. `--baseline`
+each, then `--runs` rounds that run every command once, in an order drawn
+anew each round (seeded), so that the machine's load falls on all alike.
+The table gives medians, then the load average before and after. `--baseline`
 also times the tools of another checkout (its root on `PYTHONPATH`, which
 the console scripts then import `pypto_dialect` from), in the same rounds.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -82,12 +84,14 @@ def measure(
     if baseline is not None:
         checkouts["baseline"] = baseline
     samples = {name: {c.label: list[float]() for c in commands} for name in checkouts}
+    jobs = [(command, name) for command in commands for name in checkouts]
     for round_ in range(runs + 1):
-        for command in commands:
-            for name, checkout in checkouts.items():
-                seconds = time_once(command, checkout)
-                if round_:  # the first round warms the caches, untimed
-                    samples[name][command.label].append(seconds)
+        # A new order each round, so that no command always follows a heavy one.
+        random.Random(round_).shuffle(jobs)
+        for command, name in jobs:
+            seconds = time_once(command, checkouts[name])
+            if round_:  # the first round warms the caches, untimed
+                samples[name][command.label].append(seconds)
     return samples
 
 
@@ -133,8 +137,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="a checkout of an earlier revision, timed in the same rounds",
     )
     args = parser.parse_args(argv)
+    before = os.getloadavg()[0]
     samples = measure(COMMANDS, args.runs, args.baseline)
     print(table(COMMANDS, samples))
+    print(
+        f"\n{args.runs} runs; load average {before:.1f} before, {os.getloadavg()[0]:.1f} after"
+    )
 
 
 if __name__ == "__main__":
