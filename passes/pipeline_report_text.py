@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from passes.analysis.engines import CostModel, Engine
+from passes.analysis.engines import CostModel, Core, Engine, Unit
 from pypto_dialect.types import MemorySpace
 
 if TYPE_CHECKING:  # for types only: `pipeline_report` imports this module
@@ -42,19 +42,50 @@ def _row(label: str, states: States, cell: Callable[[Figures], str]) -> list[str
     return [label, *("-" if f is None else cell(f) for f in states)]
 
 
+def _unit_order(unit: Unit) -> tuple[int, int]:
+    cores = [None, *Core]
+    return cores.index(unit.core), list(Engine).index(unit.engine)
+
+
 def _time_rows(states: States) -> list[list[str]]:
-    """Busy time per engine, bound, bottleneck, modelled time, efficiency."""
-    engines = [e for e in Engine if any(f and e in f.busy for f in states)]
+    """Busy time per unit, bound, bottleneck, modelled time, efficiency, whole loop."""
+    units = sorted({u for f in states if f for u in f.busy}, key=_unit_order)
+    shown = next(f.timeline for f in states if f)
     return [
         *(
-            _row(f"busy {e}", states, lambda f, e=e: _cycles(f.busy.get(e, 0.0)))
-            for e in engines
+            _row(
+                f"busy {shown.label(u)}",
+                states,
+                lambda f, u=u: _cycles(f.busy.get(u, 0.0)),
+            )
+            for u in units
         ),
         _row("bound (busiest engine)", states, lambda f: _cycles(f.bound)),
-        _row("bottleneck", states, lambda f: str(f.timeline.bottleneck or "-")),
+        _row("bottleneck", states, _bottleneck),
         _row("modelled time", states, lambda f: _cycles(f.time)),
         _row("efficiency (bound / time)", states, _efficiency),
+        _row(_whole_label(states), states, _whole_time),
+        _row("whole-loop efficiency", states, _whole_efficiency),
     ]
+
+
+def _bottleneck(figures: Figures) -> str:
+    unit = figures.timeline.bottleneck
+    return "-" if unit is None else figures.timeline.label(unit)
+
+
+def _whole_label(states: States) -> str:
+    trip = next((f.whole.trip for f in states if f and f.whole.trip is not None), None)
+    return "whole loop (cycles)" if trip is None else f"whole loop ({trip} iterations)"
+
+
+def _whole_time(figures: Figures) -> str:
+    return "-" if figures.whole.time is None else _cycles(figures.whole.time)
+
+
+def _whole_efficiency(figures: Figures) -> str:
+    efficiency = figures.whole_efficiency
+    return "-" if efficiency is None else f"{efficiency:.1%}"
 
 
 def _efficiency(figures: Figures) -> str:
@@ -109,6 +140,8 @@ def render_report(
         lines += _table(rows)
         if report.note:
             lines.append(f"  note: {report.note}")
+        notes = {f.whole.note for f in states if f is not None and f.whole.note}
+        lines.extend(f"  note: whole loop: {note}" for note in sorted(notes))
         if any(f is not None and not f.timeline.converged for f in states):
             lines.append("  note: no periodic steady state found: times are averages")
         lines.extend(f"  warning: {warning}" for warning in report.warnings())
