@@ -275,7 +275,7 @@ def compare(
             LoopModel.prepare(pipeline, model),
             1,
             trips,
-            min_iterations=max(MIN_ITERATIONS, shown + 1),
+            min_iterations=max(MIN_ITERATIONS, 2 * shown + 1),
         )
         note = ""
         if after is not None and lowered is None:
@@ -328,22 +328,24 @@ def lowered_figures(
 def remainder_ops(lowered: Loop, count: int) -> Sequence[Operation]:
     """
     The copies of the body that run the last `count` iterations after the
-    main loop `lowered`: the flattened copies that follow it (the ops tagged
-    with its group, and the untagged ones among them), or the `count`
-    branch of the `scf.if` cascade of a dynamic trip count.
+    main loop `lowered`: the flattened copies that follow it (the lowering
+    tags them with a group of their own: the ops up to the last one tagged
+    with the group of the first tagged op), or the `count` branch of the
+    `scf.if` cascade of a dynamic trip count.
     """
-    groups = {pairs[0][0] for op in lowered.body.ops if (pairs := _pairs(op))}
+    group: int | None = None
     following: list[Operation] = []
     tagged = 0
     op = lowered.next_op
-    while op is not None and not isinstance(op, scf.IfOp):
-        pairs = _pairs(op)
-        if pairs and pairs[0][0] not in groups:
-            break
+    while op is not None and not (group is None and isinstance(op, scf.IfOp)):
+        if pairs := _pairs(op):
+            if group is not None and pairs[0][0] != group:
+                break
+            group = pairs[0][0]
+            tagged = len(following) + 1
         following.append(op)
-        tagged = len(following) if pairs else tagged
         op = op.next_op
-    if tagged or op is None:
+    if group is not None or op is None:
         return following[:tagged]
     return _cascade_branch(op, count)
 
@@ -478,6 +480,10 @@ def _time(candidate: Candidate) -> float:
     return float("inf") if candidate.figures is None else candidate.figures.time
 
 
+Lowered = tuple[int, Loop | None, str]
+"""A candidate `stages`, the loop it becomes (None if none) and why not."""
+
+
 @dataclass(frozen=True)
 class StagesAdvisor:
     """Tries `stages` 1 to `max_stages` for each pipeline, with `pipeline`."""
@@ -489,39 +495,69 @@ class StagesAdvisor:
     trip: int | None = None
     """The trip count of pipelines with dynamic bounds (for the whole-loop time)."""
 
-    def advise(self, module: ModuleOp, reports: Sequence[LoopReport]) -> list[Advice]:
+    def advise(
+        self,
+        module: ModuleOp,
+        reports: Sequence[LoopReport],
+        lowered: Sequence[Sequence[Lowered]] | None = None,
+    ) -> list[Advice]:
         """
         For each pipeline of `reports`: run the passes on copies of `module`
         with `stages` 1 to `max_stages` (at most its static trip count) and
-        simulate the loop it becomes.
+        simulate the loop it becomes; `lowered` (from `lower`) saves running
+        the passes again for another cost table.
         """
+        lowered = self.lower(module, reports) if lowered is None else lowered
         advice: list[Advice] = []
+        for report, candidates in zip(reports, lowered, strict=True):
+            original = pipelines(module)[report.index]
+            trip = static_trip_count(original)
+            trip = self.trip if trip is None else trip
+            advice.append(
+                Advice(
+                    report,
+                    tuple(
+                        Candidate(
+                            stages,
+                            None
+                            if loop is None
+                            else lowered_figures(original, loop, self.model, trip),
+                            note,
+                        )
+                        for stages, loop, note in candidates
+                    ),
+                )
+            )
+        return advice
+
+    def lower(
+        self, module: ModuleOp, reports: Sequence[LoopReport]
+    ) -> list[list[Lowered]]:
+        """Per pipeline of `reports`, the loop each candidate `stages` becomes."""
+        lowered: list[list[Lowered]] = []
         for report in reports:
             trip = static_trip_count(pipelines(module)[report.index])
             largest = self.max_stages if trip is None else min(self.max_stages, trip)
-            candidates = tuple(
-                self._candidate(module, report.index, stages)
-                for stages in range(1, max(1, largest) + 1)
+            lowered.append(
+                [
+                    self._lower(module, report.index, stages)
+                    for stages in range(1, max(1, largest) + 1)
+                ]
             )
-            advice.append(Advice(report, candidates))
-        return advice
+        return lowered
 
-    def _candidate(self, module: ModuleOp, index: int, stages: int) -> Candidate:
+    def _lower(self, module: ModuleOp, index: int, stages: int) -> Lowered:
         copy, keys = copy_for_passes(module)
         pipelines(copy)[index].properties["stages"] = IntegerAttr(stages, i64)
         try:
             self.pipeline.apply(self.ctx, copy)
             verify_module(copy)
         except DiagnosticException as error:
-            return Candidate(stages, None, str(error).splitlines()[0])
+            return stages, None, str(error).splitlines()[0]
         loop = find_loop(copy, keys[index])
         if loop is None:
-            return Candidate(stages, None, "no loop after the passes")
-        original = pipelines(module)[index]
-        trip = static_trip_count(original)
-        trip = self.trip if trip is None else trip
-        figures = lowered_figures(original, loop, self.model, trip)
-        return Candidate(stages, figures)
+            return stages, None, "no loop after the passes"
+        return stages, loop, ""
 
 
 # --------------------------------------------------------------------------- #

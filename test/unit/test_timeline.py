@@ -17,7 +17,7 @@ import pytest
 from ir_integrity import check_integrity
 from xdsl.dialects.builtin import ModuleOp
 
-from passes.analysis.engines import CostModel, Engine, parse_costs
+from passes.analysis.engines import CostModel, Engine, Unit, parse_costs
 from passes.analysis.timeline import Timeline
 from passes.pipeline_report import LoopReport, pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
@@ -93,14 +93,15 @@ def test_single_buffer_runs_load_then_add():
     assert starts(timeline, 1) == [6, 10, 12]
     assert timeline.converged
     assert timeline.time_per_iteration == 6
+    # One core (the vector one): units without a core name.
     assert timeline.busy == {
-        Engine.SCALAR: 0,
-        Engine.MTE2: 4,
-        Engine.VECTOR: 2,
-        Engine.MTE3: 3,
+        Unit(None, Engine.SCALAR): 0,
+        Unit(None, Engine.MTE2): 4,
+        Unit(None, Engine.VECTOR): 2,
+        Unit(None, Engine.MTE3): 3,
     }
     assert timeline.bound == 4
-    assert timeline.bottleneck is Engine.MTE2
+    assert timeline.bottleneck == Unit(None, Engine.MTE2)
     assert timeline.efficiency == pytest.approx(4 / 6)
     # %t [6n, 6n+6] and %y [6n+4, 6n+9] overlap, %y and the next %t too:
     # two tiles of 512 bytes at most.
