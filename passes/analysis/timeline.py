@@ -590,8 +590,20 @@ def _tile_use(
 # --------------------------------------------------------------------------- #
 
 
+Pair = tuple[Unit, Unit]
+"""An ordered pair of units a flag goes between."""
+
+
 class _Run:
-    """The state of a simulation: issue per core, engines, queues, event ids."""
+    """
+    The state of a simulation: issue per core, units, queues, flags.
+
+    A flag takes an event id of its pair when its source ends: the
+    `events_per_pair`-th flag before it on that pair must have been waited
+    for (its target started), else the source's unit stalls until it is.
+    Only waits already simulated (earlier in issue order) are known: a
+    flag whose earlier one waits later in the same iteration does not stall.
+    """
 
     def __init__(self, loop: LoopModel, order: tuple[int, ...]):
         self.steps = loop.steps
@@ -602,23 +614,44 @@ class _Run:
         self.budget = model.events_per_pair
         position = {step: n for n, step in enumerate(order)}
         # The loop-carried readers that come first in this order.
-        self.before = [
-            tuple((c, f) for c, f in step.carried_readers if position[c] < position[i])
+        self.waits = [
+            (
+                (*step.same, *(w for w in step.carried_readers if position[w[0]] < position[i])),
+                step.previous,
+            )
             for i, step in enumerate(self.steps)
         ]
+        # Per step, the flags it sets: (target, next iteration, pair).
+        self.flags: list[list[tuple[int, bool, Pair]]] = [[] for _ in self.steps]
+        for target, (same, previous) in enumerate(self.waits):
+            for waits, carried in ((same, False), (previous, True)):
+                for source, flagged in waits:
+                    if flagged:
+                        pair = (self.steps[source].units[0], self.steps[target].units[0])
+                        self.flags[source].append((target, carried, pair))
         units = {unit for step in self.steps for unit in step.units}
         self.free = dict.fromkeys(units, 0.0)
         self.waiting = {unit: deque[float](maxlen=self.depth) for unit in units}
         self.issue: dict[Core | None, float] = {}
-        self.events: dict[tuple[Unit, Unit], deque[float]] = {}
+        self.created: dict[Pair, int] = {}
+        """Flags set so far per pair."""
+        self.released: dict[Pair, dict[int, float]] = {}
+        """When each recent flag of a pair was waited for, by its number."""
+        self.signals_before: dict[tuple[int, int], tuple[float, int]] = {}
+        """(flag time, number) by (source, target) of the previous iteration's flags for this one."""
         self.starts: list[tuple[float, ...]] = []
         self.ends: list[tuple[float, ...]] = []
         self.reached: list[tuple[float, ...]] = []
         self.issued: list[tuple[float, ...]] = []
         self.reasons: list[tuple[str, ...]] = []
-        flagged = any(f for step in self.steps for _, f in (*step.same, *step.previous))
+        flagged = any(self.flags)
         self.history = max(1, self.depth, self.budget if flagged else 1)
         """Iterations the next one depends on (queues, event ids)."""
+        groups: dict[tuple[Core | None, ...], list[int]] = {}
+        for index, step in enumerate(self.steps):
+            groups.setdefault(step.cores, []).append(index)
+        self.groups = list(groups.values())
+        """Steps by the cores that issue them: cores that do not wait for each other run at their own rate."""
 
     def iteration(self) -> None:
         """Simulate one more iteration."""
@@ -629,6 +662,9 @@ class _Run:
         issued = [0.0] * count
         reasons = [""] * count
         previous_ends = self.ends[-1] if self.ends else None
+        current: dict[tuple[int, int], tuple[float, int]] = {}
+        upcoming: dict[tuple[int, int], tuple[float, int]] = {}
+        previous_signals = self.signals_before
         for i in self.order:
             step = self.steps[i]
             issue = reach = max(self.issue.get(core, 0.0) for core in step.cores)
@@ -643,37 +679,48 @@ class _Run:
                 start = max(issue, self.free[unit])
             if start > issue:
                 reason = Reason.ENGINE
-            released: list[tuple[Unit, Unit]] = []
-            waits = [(w, ends) for w in (*step.same, *self.before[i])]
+            consumed: list[tuple[Pair, int]] = []
+            same, previous = self.waits[i]
+            waits = [(w, ends, current) for w in same]
             if previous_ends is not None:
-                waits += [(w, previous_ends) for w in step.previous]
-            for (source, flagged), times in waits:
+                waits += [(w, previous_ends, previous_signals) for w in previous]
+            for (source, flagged), times, signals in waits:
                 ready = times[source]
-                if flagged:
+                if flagged and (signal := signals.get((source, i))) is not None:
+                    ready = signal[0] + self.sync
                     pair = (self.steps[source].units[0], step.units[0])
-                    held = self.events.get(pair)
-                    if held is not None and len(held) == self.budget:
-                        ready = max(ready, held[0])
-                    ready += self.sync
-                    released.append(pair)
+                    consumed.append((pair, signal[1]))
                 if ready > start:
                     start = ready
                     reason = f"{Reason.DEPENDENCE} {self.steps[source].op.name}" + (
                         " (flag)" if flagged else ""
                     )
             end = start + step.cost.duration
-            for pair in released:
-                self.events.setdefault(pair, deque(maxlen=self.budget)).append(start)
+            for pair, number in consumed:
+                released = self.released.setdefault(pair, {})
+                released[number] = start
+                released.pop(number - 2 * self.budget, None)
+            flag_time = end
+            for target, carried, pair in self.flags[i]:
+                number = self.created.get(pair, 0)
+                self.created[pair] = number + 1
+                earlier = self.released.get(pair, {}).get(number - self.budget)
+                if earlier is not None and earlier > flag_time:
+                    flag_time = earlier  # waits for a free event id
+                (upcoming if carried else current)[(i, target)] = (flag_time, number)
             for core in step.cores:
                 self.issue[core] = (
-                    end if step.blocking else (issue if self.depth else start)
+                    max(end, flag_time)
+                    if step.blocking
+                    else (issue if self.depth else start)
                 )
             for unit in step.units:
-                self.free[unit] = end
+                self.free[unit] = max(end, flag_time)
             if not step.blocking:
                 self.waiting[step.units[0]].append(start)
             starts[i], ends[i], reasons[i] = start, end, reason
             reached[i], issued[i] = reach, issue
+        self.signals_before = upcoming
         self.starts.append(tuple(starts))
         self.ends.append(tuple(ends))
         self.reached.append(tuple(reached))
@@ -696,9 +743,11 @@ class _Run:
     def _period(self) -> tuple[float, int] | None:
         """
         The time per iteration once the last `history` iterations (all the
-        next one depends on) repeat those `c` iterations earlier shifted by a
-        constant: then every later one does too (max-plus maps commute with
-        shifts).
+        next one depends on) repeat those `c` iterations earlier, each group
+        of steps of the same cores shifted by a constant: then every later
+        one does too (max-plus maps commute with shifts). Groups that do not
+        wait for each other may run at different rates: the slowest sets
+        the time.
         """
         starts, issued = self.starts, self.issued
         last = len(starts) - 1
@@ -707,15 +756,16 @@ class _Run:
         for c in range(1, MAX_PERIOD + 1):
             if last - c - self.history + 1 < 0:
                 return None
-            shift = starts[last][0] - starts[last - c][0]
+            shifts = [starts[last][g[0]] - starts[last - c][g[0]] for g in self.groups]
             if all(
                 _close(now[i] - then[i], shift)
+                for group, shift in zip(self.groups, shifts, strict=True)
                 for k in range(self.history)
                 for times in (starts, issued)
                 for now, then in ((times[last - k], times[last - k - c]),)
-                for i in range(len(now))
+                for i in group
             ):
-                return shift / c, c
+                return max(shifts) / c, c
         return None
 
 
