@@ -60,8 +60,8 @@ from passes.analysis.timeline import (
     LoopModel,
     Timeline,
 )
+from passes.io_order_policy import effective_membership
 from passes.pipeline_report_text import render_advice, render_report
-from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.checked import verify_module
 from pypto_dialect.constants import constant_int
 from pypto_dialect.pipeline import PipelineOp
@@ -330,7 +330,7 @@ def remainder_ops(lowered: Loop, count: int) -> Sequence[Operation]:
     The copies of the body that run the last `count` iterations after the
     main loop `lowered`: the flattened copies that follow it (the lowering
     tags them with a group of their own: the ops up to the last one tagged
-    with the group of the first tagged op), or the `count` branch of the
+    (or taking a tagged op's result) with the group of the first), or the `count` branch of the
     `scf.if` cascade of a dynamic trip count.
     """
     group: int | None = None
@@ -338,7 +338,7 @@ def remainder_ops(lowered: Loop, count: int) -> Sequence[Operation]:
     tagged = 0
     op = lowered.next_op
     while op is not None and not (group is None and isinstance(op, scf.IfOp)):
-        if pairs := _pairs(op):
+        if pairs := effective_membership(op):
             if group is not None and pairs[0][0] != group:
                 break
             group = pairs[0][0]
@@ -348,11 +348,6 @@ def remainder_ops(lowered: Loop, count: int) -> Sequence[Operation]:
     if group is not None or op is None:
         return following[:tagged]
     return _cascade_branch(op, count)
-
-
-def _pairs(op: Operation) -> tuple[tuple[int, int], ...]:
-    attr = op.attributes.get(MEMBERSHIP_ATTR_NAME)
-    return attr.pairs if isinstance(attr, MembershipAttr) else ()
 
 
 def _cascade_branch(branch: scf.IfOp, count: int) -> Sequence[Operation]:
