@@ -345,7 +345,7 @@ def remainder_ops(lowered: Loop, count: int) -> Sequence[Operation]:
             tagged = len(following) + 1
         following.append(op)
         op = op.next_op
-    if group is not None or op is None:
+    if group is not None or not isinstance(op, scf.IfOp):
         return following[:tagged]
     return _cascade_branch(op, count)
 
@@ -370,6 +370,7 @@ def run_report(
     model: CostModel,
     pipeline: PassPipeline | None = None,
     prepare: Callable[[ModuleOp], None] = lambda _: None,
+    *,
     trip: int | None = None,
 ) -> list[LoopReport]:
     """

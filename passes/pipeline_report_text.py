@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from passes.analysis.engines import CostModel, Core, Engine, Unit
+from passes.analysis.engines import Core, CostModel, Engine, Unit
 from pypto_dialect.types import MemorySpace
 
 if TYPE_CHECKING:  # for types only: `pipeline_report` imports this module

@@ -11,7 +11,6 @@ another advised `stages`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context

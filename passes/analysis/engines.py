@@ -523,7 +523,8 @@ class _Reader:
     def figure(self, value: object, where: str, *, integer: bool = False) -> float:
         """A number, or `{"value": number, "source": "..."}`."""
         if isinstance(value, dict):
-            fields = _object(value, where, _FIGURE_FIELDS, required=("value",))
+            entry = cast(dict[str, object], value)
+            fields = _object(entry, where, _FIGURE_FIELDS, required=("value",))
             source = fields.get("source", "")
             if not isinstance(source, str):
                 raise CostTableError(f"{where}.source: must be a string")
@@ -580,7 +581,7 @@ def parse_costs(text: str, source: str) -> CostModel:
     if not isinstance(description, str):
         raise CostTableError("description: must be a string")
     read = _Reader()
-    model = CostModel(
+    return CostModel(
         engines={
             Engine(name): _engine_cost(read, entry, f"engines.{name}")
             for name, entry in engines.items()
@@ -599,7 +600,6 @@ def parse_costs(text: str, source: str) -> CostModel:
         source=source,
         sources=read.sources,
     )
-    return model
 
 
 def _events(read: _Reader, top: Mapping[str, object]) -> int:

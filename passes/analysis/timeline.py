@@ -45,8 +45,8 @@ from xdsl.traits import IsTerminator
 
 from passes.analysis.dependence import Dependence, DependenceKind
 from passes.analysis.engines import (
-    CostModel,
     Core,
+    CostModel,
     Engine,
     OpCost,
     Unit,
@@ -353,9 +353,7 @@ class LoopModel:
             for unit, time in step.cost.busy.items():
                 busy[unit] = busy.get(unit, 0.0) + time
         starts, ends = tuple(run.starts), tuple(run.ends)
-        time, repeat = (
-            (_average_period(starts, ends), 1) if period is None else period
-        )
+        time, repeat = (_average_period(starts, ends), 1) if period is None else period
         return Timeline(
             self.loop,
             self.steps,
@@ -592,6 +590,8 @@ def _tile_use(
 
 Pair = tuple[Unit, Unit]
 """An ordered pair of units a flag goes between."""
+Signals = dict[tuple[int, int], tuple[float, int]]
+"""(flag time, number) of the flags set, by (source, target)."""
 
 
 class _Run:
@@ -616,7 +616,10 @@ class _Run:
         # The loop-carried readers that come first in this order.
         self.waits = [
             (
-                (*step.same, *(w for w in step.carried_readers if position[w[0]] < position[i])),
+                (
+                    *step.same,
+                    *(w for w in step.carried_readers if position[w[0]] < position[i]),
+                ),
                 step.previous,
             )
             for i, step in enumerate(self.steps)
@@ -627,7 +630,10 @@ class _Run:
             for waits, carried in ((same, False), (previous, True)):
                 for source, flagged in waits:
                     if flagged:
-                        pair = (self.steps[source].units[0], self.steps[target].units[0])
+                        pair = (
+                            self.steps[source].units[0],
+                            self.steps[target].units[0],
+                        )
                         self.flags[source].append((target, carried, pair))
         units = {unit for step in self.steps for unit in step.units}
         self.free = dict.fromkeys(units, 0.0)
@@ -637,8 +643,8 @@ class _Run:
         """Flags set so far per pair."""
         self.released: dict[Pair, dict[int, float]] = {}
         """When each recent flag of a pair was waited for, by its number."""
-        self.signals_before: dict[tuple[int, int], tuple[float, int]] = {}
-        """(flag time, number) by (source, target) of the previous iteration's flags for this one."""
+        self.signals_before: Signals = {}
+        """The flags the previous iteration set for this one."""
         self.starts: list[tuple[float, ...]] = []
         self.ends: list[tuple[float, ...]] = []
         self.reached: list[tuple[float, ...]] = []
@@ -656,76 +662,103 @@ class _Run:
     def iteration(self) -> None:
         """Simulate one more iteration."""
         count = len(self.steps)
-        starts = [0.0] * count
-        ends = [0.0] * count
-        reached = [0.0] * count
-        issued = [0.0] * count
+        starts, ends = [0.0] * count, [0.0] * count
+        reached, issued = [0.0] * count, [0.0] * count
         reasons = [""] * count
-        previous_ends = self.ends[-1] if self.ends else None
-        current: dict[tuple[int, int], tuple[float, int]] = {}
-        upcoming: dict[tuple[int, int], tuple[float, int]] = {}
-        previous_signals = self.signals_before
+        before = (self.ends[-1], self.signals_before) if self.ends else None
+        signals: tuple[Signals, Signals] = ({}, {})  # this iteration's, the next's
         for i in self.order:
             step = self.steps[i]
-            issue = reach = max(self.issue.get(core, 0.0) for core in step.cores)
-            reason = ""
-            if step.blocking:
-                start = max([issue, *(self.free[u] for u in step.units)])
-            else:
-                unit = step.units[0]
-                queue = self.waiting[unit]
-                if self.depth and len(queue) == self.depth:
-                    issue = max(issue, queue[0])
-                start = max(issue, self.free[unit])
-            if start > issue:
-                reason = Reason.ENGINE
-            consumed: list[tuple[Pair, int]] = []
-            same, previous = self.waits[i]
-            waits = [(w, ends, current) for w in same]
-            if previous_ends is not None:
-                waits += [(w, previous_ends, previous_signals) for w in previous]
-            for (source, flagged), times, signals in waits:
-                ready = times[source]
-                if flagged and (signal := signals.get((source, i))) is not None:
-                    ready = signal[0] + self.sync
-                    pair = (self.steps[source].units[0], step.units[0])
-                    consumed.append((pair, signal[1]))
-                if ready > start:
-                    start = ready
-                    reason = f"{Reason.DEPENDENCE} {self.steps[source].op.name}" + (
-                        " (flag)" if flagged else ""
-                    )
+            reach, issue, start, reason = self._issue(step)
+            start, reason, consumed = self._wait(
+                i, start, reason, (ends, signals[0]), before
+            )
             end = start + step.cost.duration
             for pair, number in consumed:
                 released = self.released.setdefault(pair, {})
                 released[number] = start
                 released.pop(number - 2 * self.budget, None)
-            flag_time = end
-            for target, carried, pair in self.flags[i]:
-                number = self.created.get(pair, 0)
-                self.created[pair] = number + 1
-                earlier = self.released.get(pair, {}).get(number - self.budget)
-                if earlier is not None and earlier > flag_time:
-                    flag_time = earlier  # waits for a free event id
-                (upcoming if carried else current)[(i, target)] = (flag_time, number)
+            flag_time = self._set_flags(i, end, signals)
             for core in step.cores:
                 self.issue[core] = (
-                    max(end, flag_time)
-                    if step.blocking
-                    else (issue if self.depth else start)
+                    flag_time if step.blocking else (issue if self.depth else start)
                 )
             for unit in step.units:
-                self.free[unit] = max(end, flag_time)
+                self.free[unit] = flag_time
             if not step.blocking:
                 self.waiting[step.units[0]].append(start)
             starts[i], ends[i], reasons[i] = start, end, reason
             reached[i], issued[i] = reach, issue
-        self.signals_before = upcoming
+        self.signals_before = signals[1]
         self.starts.append(tuple(starts))
         self.ends.append(tuple(ends))
         self.reached.append(tuple(reached))
         self.issued.append(tuple(issued))
         self.reasons.append(tuple(reasons))
+
+    def _issue(self, step: Step) -> tuple[float, float, float, str]:
+        """
+        When the issue reaches `step`, when it is issued (later if its queue
+        is full), and when its unit lets it start.
+        """
+        issue = reach = max(self.issue.get(core, 0.0) for core in step.cores)
+        if step.blocking:
+            start = max([issue, *(self.free[u] for u in step.units)])
+        else:
+            unit = step.units[0]
+            queue = self.waiting[unit]
+            if self.depth and len(queue) == self.depth:
+                issue = max(issue, queue[0])
+            start = max(issue, self.free[unit])
+        return reach, issue, start, Reason.ENGINE if start > issue else ""
+
+    def _wait(
+        self,
+        index: int,
+        start: float,
+        reason: str,
+        now: tuple[Sequence[float], Signals],
+        before: tuple[Sequence[float], Signals] | None,
+    ) -> tuple[float, str, list[tuple[Pair, int]]]:
+        """
+        The start of step `index` once what it depends on has ended (behind
+        its flags), why, and the flags it consumes (pair, number).
+        """
+        step = self.steps[index]
+        same, previous = self.waits[index]
+        waits = [(wait, now) for wait in same]
+        if before is not None:
+            waits += [(wait, before) for wait in previous]
+        consumed: list[tuple[Pair, int]] = []
+        for (source, flagged), (ends, signals) in waits:
+            ready = ends[source]
+            if flagged and (signal := signals.get((source, index))) is not None:
+                ready = signal[0] + self.sync
+                consumed.append(
+                    ((self.steps[source].units[0], step.units[0]), signal[1])
+                )
+            if ready > start:
+                start = ready
+                flag = " (flag)" if flagged else ""
+                reason = f"{Reason.DEPENDENCE} {self.steps[source].op.name}{flag}"
+        return start, reason, consumed
+
+    def _set_flags(
+        self, index: int, end: float, signals: tuple[Signals, Signals]
+    ) -> float:
+        """
+        Set the flags of step `index` (ended at `end`), each with an event id
+        of its pair; returns when the last is set (its units wait till then).
+        """
+        flag_time = end
+        for target, carried, pair in self.flags[index]:
+            number = self.created.get(pair, 0)
+            self.created[pair] = number + 1
+            earlier = self.released.get(pair, {}).get(number - self.budget)
+            if earlier is not None and earlier > flag_time:
+                flag_time = earlier  # waits for a free event id
+            signals[carried][(index, target)] = (flag_time, number)
+        return flag_time
 
     def until_periodic(
         self, min_iterations: int, max_iterations: int

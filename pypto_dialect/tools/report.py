@@ -40,11 +40,11 @@ from xdsl.utils.exceptions import ArgSpecParseError, ParseError
 from passes.analysis.engines import (
     CostModel,
     CostTableError,
+    Unit,
     default_costs,
     default_costs_text,
     load_costs,
 )
-from passes.analysis.engines import Unit
 from passes.analysis.timeline import MAX_TOTAL_ITERATIONS, Interval, Timeline
 from passes.io_order_policy import effective_membership
 from passes.pipeline_report import (
@@ -201,7 +201,7 @@ def _report(options: argparse.Namespace) -> int:
     with reported_diagnostics(
         source_name, op_spans, f"after --passes '{options.passes}'"
     ):
-        reports = run_report(ctx, module, model, pipeline, prepare, options.trip)
+        reports = run_report(ctx, module, model, pipeline, prepare, trip=options.trip)
     print(render_report(reports, model, options.passes), end="")
     for report in reports:
         for warning in report.warnings():
@@ -460,6 +460,7 @@ def plot_timelines(reports: Sequence[LoopReport], path: str) -> None:
         matplotlib.rcParams["svg.hashsalt"] = TOOL
         matplotlib.rcParams["font.size"] = FONT
         from matplotlib import pyplot  # noqa: PLC0415
+        from matplotlib.lines import Line2D  # noqa: PLC0415
         from matplotlib.patches import Patch  # noqa: PLC0415
     except ImportError:
         raise ToolFailure(
@@ -491,10 +492,10 @@ def plot_timelines(reports: Sequence[LoopReport], path: str) -> None:
         Patch(facecolor=_GREY, label="untagged op"),
         Patch(facecolor="white", hatch="///", edgecolor="0.4", label="waits in queue"),
         Patch(facecolor="white", hatch="xx", edgecolor="0.4", label="issue stalled"),
-        pyplot.Line2D([], [], color="0.3", linestyle="--", label="loop iteration"),
-        pyplot.Line2D([], [], color="red", linestyle=":", label="bound"),
+        Line2D([], [], color="0.3", linestyle="--", label="loop iteration"),
+        Line2D([], [], color="red", linestyle=":", label="bound"),
     ]
-    figure.legend(
+    figure.legend(  # pyright: ignore[reportUnknownMemberType]
         handles=handles,
         loc="lower center",
         ncol=min(len(handles), 8),
@@ -521,11 +522,7 @@ def _draw_window(
     units = lanes(timeline)
     lane = {unit: n for n, unit in enumerate(reversed(units))}
     first, origin = _window(panel, steady)
-    shown = [
-        i
-        for i in timeline.intervals(first + panel.shown)
-        if i.iteration >= first
-    ]
+    shown = [i for i in timeline.intervals(first + panel.shown) if i.iteration >= first]
     end = max((i.end - origin for i in shown), default=1.0) or 1.0
     for interval in shown:
         step = timeline.steps[interval.step]
@@ -543,9 +540,16 @@ def _draw_window(
             )
             bar.set_gid(gid)
             titles[gid] = _hover(panel, interval, unit)
-            for left, right, hatch, what in (
-                (interval.reached, interval.issued, "xx", "issue stalled"),
-                (interval.issued, interval.start, "///", "waits in queue"),
+            queue = f"{timeline.label(unit)} queue full"
+            for left, right, hatch, what, why in (
+                (interval.reached, interval.issued, "xx", "issue stalled", queue),
+                (
+                    interval.issued,
+                    interval.start,
+                    "///",
+                    "waits in queue",
+                    interval.reason,
+                ),
             ):
                 if right - left > 0:
                     shade = axis.broken_barh(
@@ -560,7 +564,7 @@ def _draw_window(
                     shade.set_gid(gid)
                     titles[gid] = (
                         f"{_label(step.op)}: {what} {right - left:.1f} cycles"
-                        + (f" ({interval.reason})" if interval.reason else "")
+                        + (f" ({why})" if why else "")
                     )
             if interval.end - interval.start > end / 30:
                 axis.text(
@@ -621,7 +625,9 @@ def _hover(panel: _Panel, interval: Interval, unit: Unit) -> str:
         f"cycles {interval.start:.1f} to {interval.end:.1f}",
     ]
     if interval.reason:
-        lines.append(f"started {interval.start - interval.issued:.1f} late: {interval.reason}")
+        lines.append(
+            f"started {interval.start - interval.issued:.1f} late: {interval.reason}"
+        )
     return "\n".join(lines)
 
 

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 from ir_integrity import check_integrity
-from xdsl.dialects.builtin import ModuleOp
-
 from xdsl.dialects import scf
+from xdsl.dialects.builtin import ModuleOp
 
 from passes.analysis.engines import (
     Core,
@@ -375,7 +374,7 @@ def test_loop_model_simulates_another_order_without_changing_the_ir():
         model.simulate(order[1:])
     adds = next(op for op in order if op.name == "pypto.tile.adds")
     with pytest.raises(
-        ValueError, match="puts pypto.tile.adds before pypto.tile.load"
+        ValueError, match=r"puts pypto\.tile\.adds before pypto\.tile\.load"
     ):
         model.simulate([adds, *(op for op in order if op is not adds)])
 
@@ -409,7 +408,9 @@ def test_whole_loop_counts_the_remainder_copies():
 def test_whole_loop_of_a_dynamic_trip_count_takes_the_cascade_branch():
     # The same loop with a dynamic upper bound and trip 8: the main loop
     # runs twice and the `rem == 2` branch of the cascade holds the copies.
-    text = add_one(3).replace("%out: !pypto.tensor<1024xf32>)", "%out: !pypto.tensor<1024xf32>, %n: index)")
+    text = add_one(3).replace(
+        "%out: !pypto.tensor<1024xf32>)", "%out: !pypto.tensor<1024xf32>, %n: index)"
+    )
     text = text.replace("to %c8 step", "to %n step")
     module = parse_module(CTX, text)
     (unknown,) = run_report(CTX, module, unit_costs(), pass_pipeline(BOTH))
