@@ -502,7 +502,7 @@ def plot_timelines(reports: Sequence[LoopReport], path: str) -> None:
         fontsize=FONT,
         frameon=False,
     )
-    figure.tight_layout(rect=(0, 0.06, 1, 1))
+    figure.tight_layout(rect=(0, 0.08, 1, 1))
     _save(figure, path, titles)
     pyplot.close(figure)
 
@@ -603,8 +603,8 @@ def _draw_window(
     if steady:
         title = (
             f"steady state, iterations {first}-{first + panel.shown - 1}: "
-            f"{figures.time:.1f} per original iteration "
-            f"({timeline.efficiency:.1%} of the bound)"
+            f"{figures.time:.1f} per original iteration, "
+            f"efficiency {timeline.efficiency:.1%}"
         )
     else:
         report = panel.report
