@@ -240,24 +240,34 @@ def test_empty_module_has_no_loops():
 # The scalar unit, cores, flags and event ids (docs/report.md, the model)
 # --------------------------------------------------------------------------- #
 
-READ_KERNEL = """
-func.func @k(%x: !pypto.tensor<1024xf32>, %z: !pypto.tensor<1024xf32>) -> f32 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
+def kernel(arguments: str, loop: str, result: str = "") -> str:
+    """A function of `arguments` whose body is the constants below, then `loop`."""
+    returned = f"func.return %r : {result}" if result else "func.return"
+    signature = f"({arguments})" + (f" -> {result}" if result else "")
+    return f"""
+func.func @k{signature} {{
+  %c0 = arith.constant 0 : index  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index  %c16 = arith.constant 16 : index
   %c128 = arith.constant 128 : index
-  %zero = arith.constant 0.0 : f32
-  %r = pypto.pipeline %i = %c0 to %c8 step %c1 stages 1 iter_args(%acc = %zero) -> (f32) {
+  %zero = arith.constant 0.0 : f32  %one = arith.constant 1.0 : f32
+  {loop}
+  {returned}
+}}
+"""
+
+
+READ_KERNEL = kernel(
+    "%x: !pypto.tensor<1024xf32>, %z: !pypto.tensor<1024xf32>",
+    """%r = pypto.pipeline %i = %c0 to %c8 step %c1 stages 1 iter_args(%acc = %zero) -> (f32) {
     %off = arith.muli %i, %c128 : index
     %t = pypto.tile.load %x[%off] : !pypto.tensor<1024xf32> -> !pypto.tile<128xf32, vec>
     %e = pypto.tile.read %t[%c0] : !pypto.tile<128xf32, vec>
     %u = pypto.tile.load %z[%off] : !pypto.tensor<1024xf32> -> !pypto.tile<128xf32, vec>
     %s = arith.addf %acc, %e : f32
     pypto.yield %s : f32
-  }
-  func.return %r : f32
-}
-"""
+  }""",
+    "f32",
+)
 
 
 def test_read_runs_on_the_scalar_unit_and_holds_the_issue():
@@ -276,23 +286,16 @@ def test_read_runs_on_the_scalar_unit_and_holds_the_issue():
     assert timeline.busy[Unit(None, Engine.SCALAR)] == 4
 
 
-TWO_CORES = """
-func.func @k(%x: !pypto.tensor<128x32xf32>, %y: !pypto.tensor<128x32xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  %c16 = arith.constant 16 : index
-  %one = arith.constant 1.0 : f32
-  pypto.pipeline %i = %c0 to %c8 step %c1 stages 1 {
+TWO_CORES = kernel(
+    "%x: !pypto.tensor<128x32xf32>, %y: !pypto.tensor<128x32xf32>",
+    """pypto.pipeline %i = %c0 to %c8 step %c1 stages 1 {
     %off = arith.muli %i, %c16 : index
     %a = pypto.tile.load %x[%off, %c0] : !pypto.tensor<128x32xf32> -> !pypto.tile<16x32xf32, mat>
     %b = pypto.tile.load %y[%off, %c0] : !pypto.tensor<128x32xf32> -> !pypto.tile<16x32xf32, vec>
     %l = pypto.tile.extract %a[%c0, %c0] : !pypto.tile<16x32xf32, mat> -> !pypto.tile<16x32xf32, left>
     %d = pypto.tile.adds %b, %one : !pypto.tile<16x32xf32, vec>, f32
-  }
-  func.return
-}
-"""
+  }""",
+)
 
 
 def test_cube_and_vector_sides_are_two_cores():
