@@ -73,6 +73,8 @@ WITHIN_BOUND = 0.05
 """The advisor's tolerance: a candidate is good within 5% of its bound."""
 MAX_STAGES = 8
 """The largest `stages` the advisor tries by default."""
+DYNAMIC_TRIP = "dynamic trip count: give it with --trip N (the pass: trip=N)"
+"""The note of a whole loop without a trip count."""
 SHOWN_ITERATIONS = 3
 """Iterations of the loop after the passes that a trace or plot shows."""
 _NO_LOCATION = StringAttr("<pipeline-report>")
@@ -304,7 +306,7 @@ def loop_figures(
     """
     timeline = loop.simulate(min_iterations=min_iterations)
     if trip is None:
-        return Figures(timeline, copies, Whole(None, None, "dynamic trip count"))
+        return Figures(timeline, copies, Whole(None, None, DYNAMIC_TRIP))
     if trip // copies > MAX_TOTAL_ITERATIONS:
         note = f"over {MAX_TOTAL_ITERATIONS} iterations: not simulated"
         return Figures(timeline, copies, Whole(trip, None, note))

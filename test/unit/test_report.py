@@ -415,6 +415,10 @@ def test_pass_errors_are_diagnostics(tmp_path: Path):
         PassFailedException, match="pipeline-report: passes: Unrecognized passes"
     ):
         PipelineReportPass(passes=("nope",)).apply(ctx, module)
+    with pytest.raises(
+        PassFailedException, match="pipeline-report: trip: must be 0 to 1048576"
+    ):
+        PipelineReportPass(trip=1 << 40).apply(ctx, module)
 
 
 # --------------------------------------------------------------------------- #

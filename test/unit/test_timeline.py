@@ -27,7 +27,13 @@ from passes.analysis.engines import (
     parse_costs,
 )
 from passes.analysis.timeline import MAX_TOTAL_ITERATIONS, Loop, LoopModel, Timeline
-from passes.pipeline_report import LoopReport, Whole, pass_pipeline, run_report
+from passes.pipeline_report import (
+    DYNAMIC_TRIP,
+    LoopReport,
+    Whole,
+    pass_pipeline,
+    run_report,
+)
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp
@@ -240,6 +246,7 @@ def test_empty_module_has_no_loops():
 # The scalar unit, cores, flags and event ids (docs/report.md, the model)
 # --------------------------------------------------------------------------- #
 
+
 def kernel(arguments: str, loop: str, result: str = "") -> str:
     """A function of `arguments` whose body is the constants below, then `loop`."""
     returned = f"func.return %r : {result}" if result else "func.return"
@@ -418,7 +425,7 @@ def test_whole_loop_of_a_dynamic_trip_count_takes_the_cascade_branch():
     module = parse_module(CTX, text)
     (unknown,) = run_report(CTX, module, unit_costs(), pass_pipeline(BOTH))
     assert unknown.after is not None
-    assert unknown.after.whole == Whole(None, None, "dynamic trip count")
+    assert unknown.after.whole == Whole(None, None, DYNAMIC_TRIP)
     (known,) = run_report(CTX, module, unit_costs(), pass_pipeline(BOTH), trip=8)
     assert known.after is not None and known.after.whole == Whole(8, 42)
     assert known.before.whole == Whole(8, 51)
