@@ -603,8 +603,7 @@ def _draw_window(
     if steady:
         title = (
             f"steady state, iterations {first}-{first + panel.shown - 1}: "
-            f"{figures.time:.1f} per original iteration, "
-            f"efficiency {timeline.efficiency:.1%}"
+            f"{figures.time:.1f} per original iteration ({timeline.efficiency:.1%})"
         )
     else:
         report = panel.report
