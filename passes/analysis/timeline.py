@@ -41,6 +41,7 @@ from passes.analysis.engines import (
 from passes.analysis.graph import DependenceGraph, schedulable_ops
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
 from pypto_dialect.pipeline import PipelineOp
+from pypto_dialect.tile import RowReductionOp
 from pypto_dialect.types import MemorySpace, TileType
 
 Loop = scf.ForOp | PipelineOp
@@ -78,6 +79,8 @@ class Step:
     """The steps of the same iteration that use its tiles."""
     next_consumers: tuple[Use, ...]
     """The steps of the next iteration that use its tiles (loop-carried)."""
+    scratch: Mapping[MemorySpace, int]
+    """Bytes of the buffers it needs only while it runs, by memory space."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,7 @@ def loop_steps(loop: Loop, model: CostModel) -> tuple[Step, ...]:
             _pool(op),
             tuple(sorted(consumers[i])),
             tuple(sorted(next_consumers[i])),
+            _scratch(op),
         )
         for i, op in enumerate(ops)
     )
@@ -215,6 +219,18 @@ def _tiles(op: Operation) -> dict[MemorySpace, int]:
             space = result.type.memory_space
             tiles[space] = tiles.get(space, 0) + tile_bytes(result.type)
     return tiles
+
+
+def _scratch(op: Operation) -> dict[MemorySpace, int]:
+    """
+    A row reduction without a scratch tile gets one from PyPTO, of its
+    source's type (the target prints it right before the op).
+    """
+    if not isinstance(op, RowReductionOp) or op.scratch is not None:
+        return {}
+    source = op.source.type
+    assert isinstance(source, TileType)
+    return {source.memory_space: tile_bytes(source)}
 
 
 def _pool(op: Operation) -> tuple[StagePair, ...]:
@@ -427,8 +443,9 @@ def _peak_bytes(
     """
     Bytes needed per memory space. A tile lives from its producer's start to
     its last consumer's end (to the start of a consumer that updates it in
-    place, whose result takes its buffer over); each pool (membership) has
-    its own buffers, so the pools' peaks add up.
+    place, whose result takes its buffer over), a scratch buffer while its op
+    runs; each pool (membership) has its own buffers, so the pools' peaks add
+    up.
     """
     events: dict[tuple[tuple[StagePair, ...], MemorySpace], list[tuple[float, int]]]
     events = {}
@@ -446,6 +463,10 @@ def _peak_bytes(
             for space, size in step.tiles.items():
                 events.setdefault((step.pool, space), []).extend(
                     ((now_starts[index], size), (end, -size))
+                )
+            for space, size in step.scratch.items():
+                events.setdefault((step.pool, space), []).extend(
+                    ((now_starts[index], size), (now_ends[index], -size))
                 )
     peaks: dict[MemorySpace, int] = {}
     for (_, space), changes in events.items():
