@@ -58,6 +58,7 @@ from passes.analysis.engines import (
 from passes.analysis.graph import DependenceGraph, schedulable_ops
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
 from pypto_dialect.pipeline import PipelineOp
+from pypto_dialect.tile import RowReductionOp
 from pypto_dialect.types import MemorySpace, TileType
 
 Loop = scf.ForOp | PipelineOp
@@ -116,6 +117,8 @@ class Step:
     """The steps of the same iteration that use its tiles."""
     next_consumers: tuple[Use, ...]
     """The steps of the next iteration that use its tiles (loop-carried)."""
+    scratch: Mapping[MemorySpace, int]
+    """Bytes of the buffers it needs only while it runs, by memory space."""
 
     @property
     def units(self) -> tuple[Unit, ...]:
@@ -309,6 +312,7 @@ class LoopModel:
                         _pool(op),
                         _uses(first, consumers[i]),
                         _uses(first, next_consumers[i]),
+                        _scratch(op),
                     )
                 )
         steps_of = {
@@ -494,6 +498,18 @@ def _tiles(op: Operation) -> dict[MemorySpace, int]:
             space = result.type.memory_space
             tiles[space] = tiles.get(space, 0) + padded_bytes(result.type)
     return tiles
+
+
+def _scratch(op: Operation) -> dict[MemorySpace, int]:
+    """
+    A row reduction without a scratch tile gets one from PyPTO, of its
+    source's type (the target prints it right before the op).
+    """
+    if not isinstance(op, RowReductionOp) or op.scratch is not None:
+        return {}
+    source = op.source.type
+    assert isinstance(source, TileType)
+    return {source.memory_space: padded_bytes(source)}
 
 
 def _pool(op: Operation) -> tuple[StagePair, ...]:
@@ -824,8 +840,9 @@ def _peak_bytes(
     """
     Bytes needed per memory space. A tile lives from its producer's start to
     its last consumer's end (to the start of a consumer that updates it in
-    place, whose result takes its buffer over); each pool (membership) has
-    its own buffers, so the pools' peaks add up.
+    place, whose result takes its buffer over), a scratch buffer while its op
+    runs; each pool (membership) has its own buffers, so the pools' peaks add
+    up.
     """
     events: dict[tuple[tuple[StagePair, ...], MemorySpace], list[tuple[float, int]]]
     events = {}
@@ -843,6 +860,10 @@ def _peak_bytes(
             for space, size in step.tiles.items():
                 events.setdefault((step.pool, space), []).extend(
                     ((now_starts[index], size), (end, -size))
+                )
+            for space, size in step.scratch.items():
+                events.setdefault((step.pool, space), []).extend(
+                    ((now_starts[index], size), (now_ends[index], -size))
                 )
     peaks: dict[MemorySpace, int] = {}
     for (_, space), changes in events.items():
