@@ -155,16 +155,25 @@ class LoopReport:
     """The pipeline's position among the module's pipelines (program order)."""
     function: str
     location: str
+    """`file:line:col`, or `#N` (N = index + 1) for a pipeline parsed without locations."""
     stages: int
     before: Figures
     after: Figures | None
     note: str = ""
     """Why `after` is missing, when a pipeline ran."""
+    induction_var: str | None = None
+    """The name hint of the pipeline's induction variable."""
 
     @property
     def name(self) -> str:
         where = f"@{self.function}: " if self.function else ""
-        return f"{where}pypto.pipeline at {self.location}, stages {self.stages}"
+        if not self.location.startswith("#"):
+            place = f"at {self.location}"
+        elif self.induction_var is not None:
+            place = f"%{self.induction_var} ({self.location})"
+        else:
+            place = self.location
+        return f"{where}pypto.pipeline {place}, stages {self.stages}"
 
     @property
     def speedup(self) -> float | None:
@@ -187,6 +196,7 @@ class LoopReport:
         return {
             "function": self.function,
             "location": self.location,
+            "induction_var": self.induction_var,
             "stages": self.stages,
             "before": self.before.to_json(),
             "after": None if self.after is None else self.after.to_json(),
@@ -281,7 +291,14 @@ def compare(
             note = "no loop after the passes (its iterations were flattened)"
         reports.append(
             LoopReport(
-                index, function, location, pipeline.num_stages, before, figures, note
+                index,
+                function,
+                location,
+                pipeline.num_stages,
+                before,
+                figures,
+                note,
+                pipeline.induction_var.name_hint,
             )
         )
     return reports

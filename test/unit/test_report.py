@@ -165,6 +165,7 @@ def test_json_report(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     assert data["passes"] == BOTH
     (loop,) = data["loops"]
     assert loop["location"] == f"{ADD_ONE}:6:3"
+    assert loop["induction_var"] == "i"
     assert loop["before"]["time_per_iteration"] == 114
     assert loop["after"]["time_per_iteration"] == 72
     assert loop["after"]["iterations_per_loop_iteration"] == 4
