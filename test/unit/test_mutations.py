@@ -38,6 +38,7 @@ from functools import partial
 from types import FrameType
 from typing import TypeVar
 
+import pytest
 from hypothesis import HealthCheck, Phase, event, given, seed, settings
 from mutations import Mutant, mutants
 from xdsl.dialects.builtin import ModuleOp
@@ -154,6 +155,7 @@ def describe(mutant: Mutant) -> str:
     return f"mutations {', '.join(mutant.mutations)} of the {form} form:\n{mutant.text}"
 
 
+@pytest.mark.slow
 @settings(phases=[phase for phase in Phase if phase is not Phase.explain])
 @given(mutants())
 def test_only_diagnostics_escape(mutant: Mutant):
