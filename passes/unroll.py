@@ -23,7 +23,8 @@ from xdsl.rewriter import InsertPoint
 
 from passes.cloning import clone_op
 from passes.demote import demote_to_scf_for
-from pypto_dialect.constants import INDEX_MIN, constant_int
+from pypto_dialect.constants import constant_int
+from pypto_dialect.numbers import INDEX_MIN
 from pypto_dialect.pipeline import PipelineOp, YieldOp
 
 CopyMaps = Sequence[Mapping[SSAValue, SSAValue]]

@@ -1,4 +1,4 @@
-"""Compile-time values of SSA values, and the range of `index`."""
+"""Compile-time values of SSA values."""
 
 from __future__ import annotations
 
@@ -8,14 +8,6 @@ from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.traits import ConstantLike
-
-INDEX_BITS = 64
-"""The width of `index` in this project's tools: signed 64-bit, as in the
-interpreter, the lowering's arithmetic, the PyPTO frontend and target."""
-INDEX_MIN = -(2 ** (INDEX_BITS - 1))
-"""The smallest `index` value."""
-INDEX_MAX = 2 ** (INDEX_BITS - 1) - 1
-"""The largest `index` value."""
 
 
 @cache

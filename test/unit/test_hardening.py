@@ -196,7 +196,10 @@ def test_an_unterminated_string_does_not_hang_the_lexer():
 
 
 def test_nested_pipelines_are_checked_once():
-    """The outermost pipeline checks the whole nest: one walk, not one per level."""
+    """
+    The outermost pipeline checks the whole nest: one walk, not one per
+    level; `verify_module`, which checks the whole module's dominance, none.
+    """
     depth = 100
     opening = "".join(
         f"pypto.pipeline %i{k} = %c0 to %c2 step %c1 stages 4 {{\n"
@@ -221,6 +224,7 @@ def test_nested_pipelines_are_checked_once():
 
     PipelineOp._verify_dominance = counting  # pyright: ignore[reportPrivateUsage]
     try:
+        module.verify()
         verify_module(module)
     finally:
         PipelineOp._verify_dominance = check  # pyright: ignore[reportPrivateUsage]

@@ -7,6 +7,7 @@ arithmetic it emits never overflows; the interpreter counts any trip count.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 from ir_integrity import apply_checked
@@ -19,9 +20,9 @@ from xdsl.utils.comparisons import to_signed
 from xdsl.utils.exceptions import InterpretationError, PassFailedException
 
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from pypto_dialect.constants import INDEX_BITS, INDEX_MAX, INDEX_MIN
 from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import run_kernel
+from pypto_dialect.numbers import INDEX_BITS, INDEX_MAX, INDEX_MIN
 
 EXTREMES = (
     INDEX_MIN,
@@ -47,7 +48,7 @@ STEPS_AND_STAGES = [
 BUDGET = 1000
 """Iterations a run may take: runs of more fail (before the lowering, or both)."""
 
-_WRAPPING = {
+_WRAPPING: dict[type[Operation], Callable[[int, int], int]] = {
     arith.AddiOp: int.__add__,
     arith.SubiOp: int.__sub__,
     arith.MuliOp: int.__mul__,
