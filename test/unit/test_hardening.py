@@ -1,11 +1,13 @@
 """
 Bad input through the Python API (issue 10): `pypto_dialect.checked` turns
 xDSL's crashes into located diagnostics, the pipeline verifier checks
-dominance, and the lowering's limits fail fast without touching the IR.
+dominance, and the lowering's limits fail fast without touching the IR;
+(issue 26) messages word integers of any size.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from io import StringIO
@@ -17,17 +19,24 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     IndexType,
     IntAttr,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
+    f32,
 )
 from xdsl.ir import Block, Region
+from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyException
 
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from pypto_dialect.attributes import MembershipAttr
 from pypto_dialect.checked import parse_module, verify_module
 from pypto_dialect.context import pypto_context
+from pypto_dialect.numbers import integer_text
 from pypto_dialect.pipeline import PipelineOp, YieldOp
+from pypto_dialect.tile.verification import verify_offsets_in_bounds
+from pypto_dialect.types import TensorType
 
 CTX = pypto_context()
 
@@ -229,3 +238,88 @@ def test_nested_pipelines_are_checked_once():
     finally:
         PipelineOp._verify_dominance = check  # pyright: ignore[reportPrivateUsage]
     assert visits == 1
+
+
+# --------------------------------------------------------------------------- #
+# Huge integers (issue 26): messages abbreviate them, never fail to print them
+# --------------------------------------------------------------------------- #
+
+HUGE = 16**4000 - 1
+"""A hex literal of 4,000 digits: 4,817 decimal digits, more than Python prints."""
+HUGE_TEXT = "301946...(4,817 digits)"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (0, "0"),
+        (-(10**24) + 1, "-" + "9" * 24),
+        (10**24, "100000...(25 digits)"),
+        (-(10**24), "-100000...(25 digits)"),
+        (10**4300 - 1, "999999...(4,300 digits)"),
+        (10**4300, "100000...(4,301 digits)"),
+        (HUGE, HUGE_TEXT),
+    ],
+    ids=["zero", "24-digits", "25-digits", "negative", "4300", "4301", "huge"],
+)
+def test_integer_text_abbreviates_past_24_digits(value: int, text: str):
+    assert integer_text(value) == text
+
+
+STAGES = """
+func.func @f() {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  pypto.pipeline %i = %c0 to %c1 step %c1 stages {stages} {{
+  }}
+  func.return
+}}
+"""
+MEMBERSHIP = """
+func.func @f(%x: !pypto.tensor<16xf32>) {{
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %x[%c0] {{pypto.pipeline_membership = #pypto.membership<{pair}>}} : !pypto.tensor<16xf32> -> !pypto.tile<8xf32, vec>
+  func.return
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        (
+            STAGES.format(stages=hex(HUGE)),
+            f"stages {HUGE_TEXT} does not fit in a 64-bit integer",
+        ),
+        (
+            MEMBERSHIP.format(pair=f"{hex(HUGE)}:0"),
+            f"membership group {HUGE_TEXT} is larger than 9223372036854775807",
+        ),
+        (
+            MEMBERSHIP.format(pair="0:9223372036854775808"),
+            "membership stage 9223372036854775808 is larger than 9223372036854775807",
+        ),
+    ],
+    ids=["stages", "membership", "membership-past-63-bits"],
+)
+def test_huge_literals_under_xdsls_parser_are_worded(source: str, message: str):
+    """Stock `xdsl-opt` parses with xDSL's lexer, which takes hex literals of any size."""
+    with pytest.raises(ParseError) as info:
+        Parser(CTX, source).parse_module()
+    assert info.value.msg == message
+
+
+def test_huge_integers_in_verifier_messages():
+    with pytest.raises(VerifyException, match=re.escape(f"got ({HUGE_TEXT}, 0)")):
+        MembershipAttr([(HUGE, 0)])
+    with pytest.raises(
+        VerifyException,
+        match=re.escape(f"at most 9223372036854775807 (64-bit), got {HUGE_TEXT}x4"),
+    ):
+        TensorType([HUGE, 4], f32)
+    offset = arith.ConstantOp(IntegerAttr(HUGE, IndexType()))
+    with pytest.raises(VerifyException) as info:
+        verify_offsets_in_bounds([offset.result], [8], [16], "load")
+    assert str(info.value) == (
+        f"window [{HUGE_TEXT}, {HUGE_TEXT}) is out of bounds of dimension 0 of size 16"
+    )
