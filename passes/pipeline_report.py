@@ -56,6 +56,7 @@ from passes.analysis.timeline import MIN_ITERATIONS, Loop, Timeline, simulate
 from passes.pipeline_report_text import render_advice, render_report
 from pypto_dialect.checked import verify_module
 from pypto_dialect.constants import constant_int
+from pypto_dialect.numbers import integer_text
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import closest, walk_ops
 
@@ -65,6 +66,12 @@ WITHIN_BOUND = 0.05
 """The advisor's tolerance: a candidate is good within 5% of its bound."""
 MAX_STAGES = 8
 """The largest `stages` the advisor tries by default."""
+MAX_ADVISED_STAGES = 64
+"""
+The largest `max_stages` the advisor accepts: candidate F lowers a copy of
+the kernel with about F (static) to F^2/2 (dynamic) copies of the body, so
+the work of N candidates grows as N^2 to N^3.
+"""
 SHOWN_ITERATIONS = 3
 """Iterations of the loop after the passes that a trace or plot shows."""
 _NO_LOCATION = StringAttr("<pipeline-report>")
@@ -345,14 +352,31 @@ def _time(candidate: Candidate) -> float:
     return float("inf") if candidate.figures is None else candidate.figures.time
 
 
+def max_stages_problem(max_stages: int) -> str | None:
+    """Why the advisor cannot try up to `max_stages`, if it cannot."""
+    if 1 <= max_stages <= MAX_ADVISED_STAGES:
+        return None
+    return (
+        f"the advisor tries 1 to {MAX_ADVISED_STAGES} stages (its work grows as "
+        f"the square of the largest), got {integer_text(max_stages)}"
+    )
+
+
 @dataclass(frozen=True)
 class StagesAdvisor:
-    """Tries `stages` 1 to `max_stages` for each pipeline, with `pipeline`."""
+    """
+    Tries `stages` 1 to `max_stages` (1 to `MAX_ADVISED_STAGES`, else
+    `ValueError`) for each pipeline, with `pipeline`.
+    """
 
     ctx: Context
     model: CostModel
     pipeline: PassPipeline
     max_stages: int = MAX_STAGES
+
+    def __post_init__(self):
+        if (problem := max_stages_problem(self.max_stages)) is not None:
+            raise ValueError(problem)
 
     def advise(self, module: ModuleOp, reports: Sequence[LoopReport]) -> list[Advice]:
         """

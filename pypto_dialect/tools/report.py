@@ -48,6 +48,7 @@ from passes.pipeline_report import (
     Advice,
     LoopReport,
     StagesAdvisor,
+    max_stages_problem,
     pass_pipeline,
     report_json,
     run_report,
@@ -144,6 +145,8 @@ def _report(options: argparse.Namespace) -> int:
     if options.print_costs:
         print(default_costs_text(), end="")
         return 0
+    if (problem := max_stages_problem(options.max_stages)) is not None:
+        raise ToolFailure(f"{TOOL}: error: --max-stages: {problem}")
     model = _cost_model(options.costs)
     ctx = pypto_context()
     source_name = "<stdin>" if options.kernel == "-" else options.kernel
