@@ -24,7 +24,7 @@ from types import TracebackType
 
 import xdsl
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     UNKNOWN_LOC,
     FileLineColLoc,
@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
@@ -223,7 +223,7 @@ def verify_module(root: Operation) -> None:
     ill-typed property its verifier reads, say) raised as a
     `VerifyException` located at the op; then what xDSL does not check,
     located at the op: `index` constants fit in 64 bits (`index_misfit`),
-    and the dominance of every use (`DominanceWalk`; the pipelines' own
+    `scf.if` regions yield its result types, and the dominance of every use (`DominanceWalk`; the pipelines' own
     check of their bodies is then redundant: skipped).
     """
     with body_dominance_checked_by_caller():
@@ -231,10 +231,40 @@ def verify_module(root: Operation) -> None:
     for op in walk_ops(root):
         if type(op) is arith.ConstantOp:
             _verify_index_constant(op)
+        elif type(op) is scf.IfOp:
+            _verify_if_yields(op)
     violation = DominanceWalk(lambda _: False).first_violation(root.regions)
     if violation is not None:
         message = violation.describe()
         violation.op.emit_error(message, VerifyException(message))
+
+
+def _verify_if_yields(op: scf.IfOp) -> None:
+    """
+    Each region of an `scf.if` yields values of its result types, as MLIR
+    checks (xDSL does not: a branch yielding nothing verified, and broke the
+    interpreter and the PyPTO target). xDSL checks that a block ends in an
+    `scf.yield`.
+    """
+    expected = tuple(op.result_types)
+    for index, region in enumerate(op.regions):
+        block = region.blocks.first
+        if block is None:
+            if not expected:
+                continue  # no else region, no results
+            what = "is empty"
+        else:
+            terminator = block.last_op
+            yielded = () if terminator is None else tuple(terminator.operand_types)
+            if yielded == expected:
+                continue
+            what = f"yields ({_types(yielded)})"
+        message = f"region #{index} {what}, but the results are ({_types(expected)})"
+        op.emit_error(message, VerifyException(message))
+
+
+def _types(types: tuple[Attribute, ...]) -> str:
+    return ", ".join(map(str, types))
 
 
 def _verify_index_constant(op: arith.ConstantOp) -> None:

@@ -107,49 +107,50 @@ def rejected(source: str, operand: str) -> None:
         verified(source)
 
 
-def test_a_use_before_its_definition_in_a_block():
-    rejected(
-        """
-        func.func @f() {
-          %a = arith.addi %b, %b : index
-          %b = arith.constant 0 : index
-          func.return
-        }
-        """,
-        "b",
-    )
-
-
-def test_a_nested_region_using_a_later_value_of_its_block():
-    rejected(
-        """
-        func.func @f(%c: i1) {
-          scf.if %c {
-            %a = arith.addi %b, %b : index
-          }
-          %b = arith.constant 0 : index
-          func.return
-        }
-        """,
-        "b",
-    )
-
-
-def test_an_op_using_its_own_result_in_its_region():
-    rejected(
-        """
-        func.func @f(%c: i1) {
-          %r = scf.if %c -> (index) {
-            scf.yield %r : index
-          } else {
-            %z = arith.constant 0 : index
-            scf.yield %z : index
-          }
-          func.return
-        }
-        """,
-        "r",
-    )
+@pytest.mark.parametrize(
+    ("source", "operand"),
+    [
+        (
+            """
+            func.func @f() {
+              %a = arith.addi %b, %b : index
+              %b = arith.constant 0 : index
+              func.return
+            }
+            """,
+            "b",
+        ),
+        (
+            """
+            func.func @f(%c: i1) {
+              scf.if %c {
+                %a = arith.addi %b, %b : index
+              }
+              %b = arith.constant 0 : index
+              func.return
+            }
+            """,
+            "b",
+        ),
+        (
+            """
+            func.func @f(%c: i1) {
+              %r = scf.if %c -> (index) {
+                scf.yield %r : index
+              } else {
+                %z = arith.constant 0 : index
+                scf.yield %z : index
+              }
+              func.return
+            }
+            """,
+            "r",
+        ),
+    ],
+    ids=["later-in-the-block", "later-than-a-nested-region", "own-result"],
+)
+def test_a_use_before_its_definition(source: str, operand: str):
+    rejected(source, operand)
 
 
 CFG = """

@@ -12,6 +12,7 @@ import sys
 import time
 from io import StringIO
 
+import numpy as np
 import pytest
 from ir_integrity import apply_checked, check_integrity
 from xdsl.dialects import arith, func, scf
@@ -27,12 +28,18 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Region
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyException
+from xdsl.utils.exceptions import (
+    InterpretationError,
+    ParseError,
+    PassFailedException,
+    VerifyException,
+)
 
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.attributes import MembershipAttr
 from pypto_dialect.checked import parse_module, verify_module
 from pypto_dialect.context import pypto_context
+from pypto_dialect.interpreter import run_kernel
 from pypto_dialect.numbers import integer_text
 from pypto_dialect.pipeline import PipelineOp, YieldOp
 from pypto_dialect.tile.verification import verify_offsets_in_bounds
@@ -323,3 +330,47 @@ def test_huge_integers_in_verifier_messages():
     assert str(info.value) == (
         f"window [{HUGE_TEXT}, {HUGE_TEXT}) is out of bounds of dimension 0 of size 16"
     )
+
+
+# --------------------------------------------------------------------------- #
+# Run-time errors in deep nests (issue 26's campaign)
+# --------------------------------------------------------------------------- #
+
+
+def loops_around_a_bad_load(depth: int) -> str:
+    """`depth` nested `scf.for` loops of one iteration around a load out of bounds."""
+    loops = "".join(f"scf.for %i{k} = %c0 to %c1 step %c1 {{\n" for k in range(depth))
+    return (
+        "func.func @deep(%x: !pypto.tensor<16xf32>) {\n"
+        "%c0 = arith.constant 0 : index\n%c1 = arith.constant 1 : index\n"
+        "%c12 = arith.constant 12 : index\n"
+        + loops
+        + "%t = pypto.tile.load %x[%c12] : !pypto.tensor<16xf32> -> "
+        "!pypto.tile<8xf32, vec>\n" + "}\n" * depth + "func.return\n}\n"
+    )
+
+
+def test_a_run_time_error_in_a_deep_nest_is_attached_once():
+    """
+    xDSL attached the error to every loop around the failing op, printing the
+    module each time: quadratic, and a RecursionError (an internal error of
+    pypto-run) in a nest of 100 loops (as deep as the parser reads).
+    """
+    module = parse_module(CTX, loops_around_a_bad_load(120), "deep.mlir")
+    inputs = {"x": np.zeros(16, np.float32)}
+    with pytest.raises(InterpretationError, match="window") as info:
+        run_kernel(module, "deep", inputs)
+    assert len(getattr(info.value, "__notes__", [])) == 1
+
+
+def test_a_nest_too_deep_to_interpret_is_an_interpretation_error():
+    """A nest deeper than Python's stack (parsed here under a raised limit)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20 * limit)
+    try:
+        module = parse_module(CTX, loops_around_a_bad_load(2 * limit), "deep.mlir")
+    finally:
+        sys.setrecursionlimit(limit)
+    inputs = {"x": np.zeros(16, np.float32)}
+    with pytest.raises(InterpretationError, match="nested too deeply to run"):
+        run_kernel(module, "deep", inputs)

@@ -233,15 +233,20 @@ def run_passes(
 
 def export_round_trip(module: ModuleOp, reference: Reference | None) -> str:
     """
-    Export `module` to PyPTO and import it back; it must import, verify and
-    (against `reference`) give the same outputs. Returns the outcome.
+    Export `module` to PyPTO and import it back; what exports must import
+    (`parse_pypto` verifies) and, against `reference`, give the same outputs.
+    Returns the outcome.
     """
     stream = StringIO()
     try:
         timed("export", lambda: print_pypto(module, stream))
     except Rejected:
         return "export error"
-    imported = timed("import", lambda: parse_pypto(CONTEXT, stream.getvalue()))
+    try:
+        imported = timed("import", lambda: parse_pypto(CONTEXT, stream.getvalue()))
+    except Rejected as rejected:
+        message = f"the exported PyPTO text does not import:\n{stream.getvalue()}"
+        raise AssertionError(message) from rejected.__cause__
     if reference is None:
         return "exported"
     timed(
