@@ -71,7 +71,7 @@ from pypto_dialect.interpreter import (
     random_inputs,
     run_kernel,
 )
-from pypto_dialect.tools.diagnostics import UnreadableInput, decode_source
+from pypto_dialect.source_text import UnreadableInput, decode_source
 
 CONTEXT = pypto_context()
 LOWER = LowerPipelineLoopsPass()
