@@ -31,21 +31,30 @@ from passes.diagnostics import fail
 from passes.unroll import CopyMaps, body_copies, static_bounds, unroll_by_factor
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.constants import constant_int
+from pypto_dialect.numbers import INDEX_MAX, index_misfit, integer_text
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.tile import writes_accumulator
 from pypto_dialect.types import TileType
 from pypto_dialect.walks import ancestors, walk_ops
 
-INDEX_MAX = 2**63 - 1
-"""The largest `index` value (the index type has 64 bits)."""
-
 DEFAULT_MAX_COPIES = 1024
 """The default of the pass option `max-copies`."""
 
 
+def _index_constant(op: PipelineOp, value: SSAValue, what: str) -> int | None:
+    """
+    The constant of `value` (the loop's `what`), if any, which must be an
+    `index` value: xDSL takes any (our tools' verifier does not).
+    """
+    number = constant_int(value)
+    if number is not None and (misfit := index_misfit(number)) is not None:
+        fail(op, f"the {what} {integer_text(number)} {misfit}")
+    return number
+
+
 def _constant_step(op: PipelineOp) -> int:
     """The step of a loop to replicate, which must be a positive constant."""
-    step = constant_int(op.step)
+    step = _index_constant(op, op.step, "step")
     if step is None:
         fail(op, "step must be a compile-time integer constant")
     if step == 0:
@@ -86,9 +95,11 @@ def _check_replication(op: PipelineOp, nested: int, max_copies: int) -> int:
     in it (`nested` per copy).
     """
     step = _constant_step(op)
+    _index_constant(op, op.lb, "lower bound")
+    _index_constant(op, op.ub, "upper bound")
     stages = op.num_stages
-    # Every index the lowering computes is an iteration index of the loop,
-    # or below its end, or below the new step F*step: only F*step can overflow.
+    # Every index the lowering computes lies between the bounds, or below
+    # F*step (docs/passes/lower-pipeline-loops.md): only F*step can overflow.
     if stages * step > INDEX_MAX:
         fail(
             op,

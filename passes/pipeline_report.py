@@ -62,7 +62,7 @@ from passes.analysis.timeline import (
 )
 from passes.io_order_policy import effective_membership
 from passes.pipeline_report_text import render_advice, render_report
-from passes.report_defaults import DEFAULT_PASSES, MAX_STAGES
+from passes.report_defaults import DEFAULT_PASSES, MAX_STAGES, max_stages_problem
 from pypto_dialect.checked import verify_module
 from pypto_dialect.constants import constant_int
 from pypto_dialect.pipeline import PipelineOp
@@ -498,7 +498,10 @@ Lowered = tuple[int, Loop | None, str]
 
 @dataclass(frozen=True)
 class StagesAdvisor:
-    """Tries `stages` 1 to `max_stages` for each pipeline, with `pipeline`."""
+    """
+    Tries `stages` 1 to `max_stages` (1 to `MAX_ADVISED_STAGES`, else
+    `ValueError`) for each pipeline, with `pipeline`.
+    """
 
     ctx: Context
     model: CostModel
@@ -506,6 +509,10 @@ class StagesAdvisor:
     max_stages: int = MAX_STAGES
     trip: int | None = None
     """The trip count of pipelines with dynamic bounds (for the whole-loop time)."""
+
+    def __post_init__(self):
+        if (problem := max_stages_problem(self.max_stages)) is not None:
+            raise ValueError(problem)
 
     def advise(
         self,

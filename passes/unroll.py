@@ -24,6 +24,7 @@ from xdsl.rewriter import InsertPoint
 from passes.cloning import clone_op
 from passes.demote import demote_to_scf_for
 from pypto_dialect.constants import constant_int
+from pypto_dialect.numbers import INDEX_MIN
 from pypto_dialect.pipeline import PipelineOp, YieldOp
 
 CopyMaps = Sequence[Mapping[SSAValue, SSAValue]]
@@ -251,42 +252,91 @@ class _Unrolling:
         self.rewriter.replace(self.loop, (), results)
 
     def unroll_dynamic(self) -> None:
-        """A main loop with a runtime end, then an `scf.if` cascade on the rest."""
+        """
+        A main loop with a runtime end, then an `scf.if` cascade on the rest.
+        The bounds may be any `index` values, so no op may overflow: the
+        difference `ub - lb` (up to 2^64 - 1) is never computed. Instead, with
+        m = F*step and K = (F-1)*step (both fit, as `factor * step` does):
+        a group of F iterations runs when it starts below `ub - K`
+        (`%unroll_group_limit`, clamped at the bottom of the range); the main
+        loop ends at the first index of the loop at or past that limit,
+        found from the residues mod m of the start and the limit (each in
+        [0, m), so their difference is in (-m, m)), but not past `ub`; the
+        remainder counts the iterations from there to `ub`, at most K apart.
+        Every intermediate value lies in the `index` range
+        (`docs/passes/lower-pipeline-loops.md` has the argument).
+        """
         loop, rewriter, step, factor = self.loop, self.rewriter, self.step, self.factor
-        trip = self.insert_named(
-            rewriter, arith.SubiOp(loop.ub, loop.lb), "unroll_diff"
+        span, last_copy = factor * step, (factor - 1) * step
+        # An empty loop (lb >= ub) starts at ub, so that nothing remains.
+        start = self.insert_named(
+            rewriter, arith.MinSIOp(loop.lb, loop.ub), "unroll_start"
         )
-        if step > 1:
-            rounded = arith.AddiOp(trip, self.constant(step - 1))
-            trip = self.insert_named(rewriter, rounded, "unroll_diff_rounded")
-            ceil_div = arith.FloorDivSIOp(trip, self.constant(step))
-            trip = self.insert_named(rewriter, ceil_div, "unroll_iters")
-        clamped = arith.MaxSIOp(trip, self.constant(0))
-        trip = self.insert_named(rewriter, clamped, "unroll_trip")
-        main_iters = self.insert_named(
+        clamped = self.insert_named(
             rewriter,
-            arith.FloorDivSIOp(trip, self.constant(factor)),
-            "unroll_main_iters",
+            arith.MaxSIOp(loop.ub, self.constant(INDEX_MIN + last_copy)),
+            "unroll_ub_clamped",
         )
-        main_span = self.insert_named(
+        limit = self.insert_named(
             rewriter,
-            arith.MuliOp(main_iters, self.constant(factor * step)),
-            "unroll_main_span",
+            arith.SubiOp(clamped, self.constant(last_copy)),
+            "unroll_group_limit",
+        )
+        room = self.insert_named(rewriter, arith.SubiOp(loop.ub, limit), "unroll_room")
+        offset = self.insert_named(
+            rewriter,
+            arith.SubiOp(
+                self.floor_mod(start, span, "unroll_start"),
+                self.floor_mod(limit, span, "unroll_limit"),
+            ),
+            "unroll_offset",
+        )
+        tail = self.insert_named(
+            rewriter,
+            arith.MinSIOp(self.floor_mod_small(offset, span, "unroll_offset"), room),
+            "unroll_tail",
         )
         main_end = self.insert_named(
-            rewriter, arith.AddiOp(loop.lb, main_span), "unroll_main_end"
+            rewriter, arith.AddiOp(limit, tail), "unroll_main_end"
         )
         main = self.emit_main_loop(main_end, remainder_follows=True)
-        main_trip = self.insert_named(
-            rewriter,
-            arith.MuliOp(main_iters, self.constant(factor)),
-            "unroll_main_trip",
-        )
         remainder = self.insert_named(
-            rewriter, arith.SubiOp(trip, main_trip), "unroll_rem"
+            rewriter,
+            arith.SubiOp(room, tail),
+            "unroll_rem" if step == 1 else "unroll_rem_span",
         )
+        if step > 1:
+            rounded = arith.AddiOp(remainder, self.constant(step - 1))
+            remainder = self.insert_named(rewriter, rounded, "unroll_rem_rounded")
+            ceil_div = arith.FloorDivSIOp(remainder, self.constant(step))
+            remainder = self.insert_named(rewriter, ceil_div, "unroll_rem")
         results = self.emit_cascade(remainder, main_end, main.res)
         rewriter.replace(loop, (), results)
+
+    def floor_mod(self, value: SSAValue, modulus: int, name: str) -> SSAValue:
+        """`value` mod `modulus`, in [0, modulus), for any `index` value."""
+        truncated = self.insert_named(
+            self.rewriter,
+            arith.RemSIOp(value, self.constant(modulus)),
+            f"{name}_rem",
+        )
+        return self.floor_mod_small(truncated, modulus, name)
+
+    def floor_mod_small(self, value: SSAValue, modulus: int, name: str) -> SSAValue:
+        """
+        `value` mod `modulus` for a `value` in (-modulus, modulus): `value`,
+        plus `modulus` if negative (its floor quotient is -1 or 0).
+        """
+        rewriter = self.rewriter
+        wraps = self.insert_named(
+            rewriter,
+            arith.FloorDivSIOp(value, self.constant(modulus)),
+            f"{name}_wraps",
+        )
+        shift = self.insert_named(
+            rewriter, arith.MuliOp(wraps, self.constant(modulus)), f"{name}_shift"
+        )
+        return self.insert_named(rewriter, arith.SubiOp(value, shift), f"{name}_mod")
 
     def emit_cascade(
         self,

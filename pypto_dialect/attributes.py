@@ -11,6 +11,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.numbers import INDEX_MAX, integer_text
 from pypto_dialect.types import skip_to
 
 MEMBERSHIP_ATTR_NAME = "pypto.pipeline_membership"
@@ -19,8 +20,11 @@ MEMBERSHIP_ATTR_NAME = "pypto.pipeline_membership"
 StagePair = tuple[int, int]
 """A `(group, stage)` pair of one replicated pipeline region."""
 
-_PRINTED_PAIRS = re.compile(r"<(\d+:\d+(?:, \d+:\d+)*)>", re.ASCII)
-"""The parameters as they are printed, which need no lexer to read."""
+_PRINTED_PAIRS = re.compile(r"<(\d{1,18}:\d{1,18}(?:, \d{1,18}:\d{1,18})*)>", re.ASCII)
+"""
+The parameters as they are printed, which need no lexer to read (numbers of
+up to 18 digits, all in range; others take the checked path).
+"""
 
 
 def _pair(text: str) -> StagePair:
@@ -56,11 +60,20 @@ class MembershipAttr(Data[tuple[StagePair, ...]]):
             return tuple(_pair(text) for text in printed[1].split(", "))
 
         def parse_index(role: str) -> int:
-            return parser.parse_integer(
+            start = parser.pos
+            value = parser.parse_integer(
                 allow_boolean=False,
                 allow_negative=False,
                 context_msg=f" (a non-negative {role} of a group:stage pair)",
             )
+            if value > INDEX_MAX:
+                parser.raise_error(
+                    f"membership {role} {integer_text(value)} is larger than "
+                    f"{INDEX_MAX}",
+                    start,
+                    parser.pos,
+                )
+            return value
 
         def parse_pair() -> StagePair:
             group = parse_index("group")
@@ -79,7 +92,12 @@ class MembershipAttr(Data[tuple[StagePair, ...]]):
     def verify(self) -> None:
         if not self.data:
             raise VerifyException("membership needs at least one (group, stage) pair")
-        if any(group < 0 or stage < 0 for group, stage in self.data):
+        if any(not 0 <= number <= INDEX_MAX for pair in self.data for number in pair):
+            pairs = ", ".join(
+                f"({integer_text(group)}, {integer_text(stage)})"
+                for group, stage in self.data
+            )
             raise VerifyException(
-                f"membership groups and stages must be non-negative, got {self.data}"
+                "membership groups and stages must be non-negative and at most "
+                f"{INDEX_MAX}, got {pairs}"
             )

@@ -14,30 +14,38 @@ Failures raised by this project's own code are bugs: they are not converted.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import re
+import sys
 import traceback
 from bisect import bisect_right
 from types import TracebackType
 
 import xdsl
 from xdsl.context import Context
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     UNKNOWN_LOC,
     FileLineColLoc,
+    IndexType,
     IntAttr,
+    IntegerAttr,
     LocationAttr,
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
+from pypto_dialect.dominance import DominanceWalk
+from pypto_dialect.numbers import index_misfit, integer_text
+from pypto_dialect.pipeline import body_dominance_checked_by_caller
 from pypto_dialect.walks import walk_ops
 
 OpSpans = dict[Operation, Span[str]]
@@ -65,16 +73,42 @@ def describe_exception(error: BaseException) -> str:
     return type(error).__name__ + (f": {message}" if message else "")
 
 
+_MAX_DIGITS = sys.int_info.default_max_str_digits
+"""Python prints no integer of more decimal digits (4,300)."""
+_MAX_HEX_DIGITS = int(_MAX_DIGITS / math.log10(16))
+"""The most hex digits of a literal whose value prints in `_MAX_DIGITS` (3,571)."""
+
+
 class _LinearLexer(MLIRLexer):
     """
     xDSL's lexer with a string-literal pattern that cannot backtrack: xDSL
     0.75's nests `+` in `*`, which takes 2^n steps on an unterminated string
-    of n characters on one line (a `"` typed into a type hangs the parser).
+    of n characters on one line (a `"` typed into a type hangs the parser);
+    and a bound on integer literals, so that every integer of the IR prints
+    (xDSL's printer and its messages print them in decimal).
     """
 
     _unescaped_characters_regex = re.compile(
         r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
     )
+
+    def _lex_number(self, start_pos: int) -> MLIRToken:
+        token = super()._lex_number(start_pos)
+        if token.kind is not MLIRTokenKind.INTEGER_LIT:
+            return token
+        text = token.text
+        hexadecimal = text.startswith("0x")
+        digits = len(text) - 2 if hexadecimal else len(text)
+        limit = _MAX_HEX_DIGITS if hexadecimal else _MAX_DIGITS
+        if digits > limit:
+            kind = "hex digits" if hexadecimal else "digits"
+            raise ParseError(
+                token.span,
+                f"integer literal of {digits:,} {kind} is too large (at most "
+                f"{limit:,}: no integer of more than {_MAX_DIGITS:,} decimal "
+                "digits can be printed)",
+            )
+        return token
 
 
 class CheckedParser(Parser):
@@ -190,8 +224,66 @@ def verify_module(root: Operation) -> None:
     """
     `root.verify()`, with xDSL's crashes on malformed ops (a missing or
     ill-typed property its verifier reads, say) raised as a
-    `VerifyException` located at the op.
+    `VerifyException` located at the op; then what xDSL does not check,
+    located at the op: `index` constants fit in 64 bits (`index_misfit`),
+    each region of an `scf.if` yields its result types, and every use is
+    dominated by its definition (`DominanceWalk`; the pipelines' own check
+    of their bodies is then redundant: skipped).
     """
+    with body_dominance_checked_by_caller():
+        _verify_ops(root)
+    for op in walk_ops(root):
+        if type(op) is arith.ConstantOp:
+            _verify_index_constant(op)
+        elif type(op) is scf.IfOp:
+            _verify_if_yields(op)
+    violation = DominanceWalk(lambda _: False).first_violation(root.regions)
+    if violation is not None:
+        message = violation.describe()
+        violation.op.emit_error(message, VerifyException(message))
+
+
+def _verify_if_yields(op: scf.IfOp) -> None:
+    """
+    Each region of an `scf.if` yields values of its result types, as MLIR
+    checks (xDSL does not: a branch yielding nothing verified, and broke the
+    interpreter and the PyPTO target). xDSL checks that a block ends in an
+    `scf.yield`.
+    """
+    expected = tuple(op.result_types)
+    for index, region in enumerate(op.regions):
+        block = region.blocks.first
+        if block is None:
+            if not expected:
+                continue  # no else region, no results
+            what = "is empty"
+        else:
+            terminator = block.last_op
+            yielded = () if terminator is None else tuple(terminator.operand_types)
+            if yielded == expected:
+                continue
+            what = f"yields ({_types(yielded)})"
+        message = f"region #{index} {what}, but the results are ({_types(expected)})"
+        op.emit_error(message, VerifyException(message))
+
+
+def _types(types: tuple[Attribute, ...]) -> str:
+    return ", ".join(map(str, types))
+
+
+def _verify_index_constant(op: arith.ConstantOp) -> None:
+    """An `index` constant must fit in 64 bits (xDSL takes any integer)."""
+    value = op.value
+    if not isinstance(value, IntegerAttr) or not isinstance(value.type, IndexType):
+        return
+    misfit = index_misfit(value.value.data)
+    if misfit is not None:
+        message = f"index constant {integer_text(value.value.data)} {misfit}"
+        op.emit_error(message, VerifyException(message))
+
+
+def _verify_ops(root: Operation) -> None:
+    """`root.verify()`, xDSL's crashes raised as located `VerifyException`s."""
     try:
         root.verify()
     except RecursionError:

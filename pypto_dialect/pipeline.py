@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from enum import Enum, auto
 from itertools import chain
 
 from xdsl.dialects.builtin import I64, BoolAttr, IndexType, IntegerAttr, i64
@@ -46,7 +47,9 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.dominance import DominanceWalk
 from pypto_dialect.fast_verify import pypto_op_definition
+from pypto_dialect.numbers import integer_text
 from pypto_dialect.syntax import print_pieces, separated
 from pypto_dialect.types import parse_type
 from pypto_dialect.walks import ancestors
@@ -80,13 +83,21 @@ DEFAULT_POLICY = PipelinePolicy()
 _POLICY_NAMES = tuple(field.name for field in dataclasses.fields(PipelinePolicy))
 
 
-class _Step(Enum):
-    """What `PipelineOp._verify_dominance` does next with an op or region."""
+_BODY_DOMINANCE = ContextVar("pypto_pipeline_body_dominance", default=True)
+"""Whether `pypto.pipeline`'s verifier checks the dominance in its body."""
 
-    ENTER = auto()
-    LEAVE = auto()
-    CHECK = auto()
-    DEFINE = auto()
+
+@contextmanager
+def body_dominance_checked_by_caller() -> Generator[None]:
+    """
+    Verifiers that run in the block leave the dominance of pipeline bodies
+    to the caller, who checks a whole module (once, not again per nest).
+    """
+    token = _BODY_DOMINANCE.set(False)
+    try:
+        yield
+    finally:
+        _BODY_DOMINANCE.reset(token)
 
 
 def _enclosing_blocks(op: Operation) -> set[Block]:
@@ -104,26 +115,6 @@ def _defining_block(value: SSAValue) -> Block | None:
     if isinstance(value, OpResult):
         return value.op.parent_block()
     return None  # an unresolved forward reference of the parser
-
-
-def _reversed_ops(region: Region) -> Iterator[Operation]:
-    for block in reversed(region.blocks):
-        yield from reversed(block.ops)
-
-
-def _defined_in(region: Region) -> Iterator[SSAValue]:
-    """The block arguments of `region` and the results of its top-level ops."""
-    for block in region.blocks:
-        yield from block.args
-        for op in block.ops:
-            yield from op.results
-
-
-def _defined_at_entry(region: Region) -> Iterator[SSAValue]:
-    """What a use in `region` may name without further ado: see `_verify_dominance`."""
-    if len(region.blocks) == 1:
-        return iter(region.block.args)
-    return _defined_in(region)
 
 
 def _verify_used_inside(values: Iterable[SSAValue], inside: set[int]) -> None:
@@ -266,57 +257,32 @@ class PipelineOp(IRDLOperation):
             "pypto.yield operand", terminator.arguments.types
         )
         # The outermost pipeline checks the bodies of those nested in it: one
-        # walk per nest, not one per level.
-        if not any(isinstance(outer, PipelineOp) for outer in ancestors(self)):
+        # walk per nest, not one per level; none when the caller checks the
+        # whole module (`checked.verify_module`).
+        if _BODY_DOMINANCE.get() and not any(
+            isinstance(outer, PipelineOp) for outer in ancestors(self)
+        ):
             self._verify_dominance()
 
     def _verify_dominance(self) -> None:
         """
-        Every value the body uses is defined before the use, in a block that
-        encloses it: in the body, or in a block around the loop; and no value
-        of the body is used outside it. xDSL checks no dominance, so without
-        this a body using a value before defining it (or one of another
-        loop's region) would verify, and only the output of a lowering would
-        fail to. In a region of several blocks, any value of the region counts
-        as defined (their order is a matter of the CFG). It covers the
-        pipelines nested in the body too.
+        Every value the body uses is defined before the use (`DominanceWalk`),
+        in the body or in a block around the loop (there in any order: the
+        whole module's order is `checked.verify_module`'s to check); and no
+        value of the body is used outside it. xDSL checks no dominance, so
+        without this a body using a value before defining it (or one of
+        another loop's region) would verify, and only the output of a
+        lowering would fail to. It covers the pipelines nested in the body too.
         """
         enclosing = {id(block) for block in _enclosing_blocks(self)}
-        # Values and ops by `id` (xDSL hashes them in Python): all are alive,
-        # in the IR, for the whole walk.
-        visible: set[int] = set()
-        inside: set[int] = set()  # the ops of the body, nested ones included
-        defined: list[SSAValue] = []  # the values of the body
-        # Explicit stack, program order: an op's operands, then its regions
-        # (which see what it sees), then its results become visible.
-        work: list[tuple[_Step, Operation | Region]] = [(_Step.ENTER, self.body)]
-        while work:
-            step, item = work.pop()
-            if isinstance(item, Region):
-                if step is _Step.ENTER:
-                    work.append((_Step.LEAVE, item))
-                    work.extend((_Step.CHECK, op) for op in _reversed_ops(item))
-                    visible.update(map(id, _defined_at_entry(item)))
-                else:
-                    values = tuple(_defined_in(item))
-                    defined.extend(values)
-                    visible.difference_update(map(id, values))
-                continue
-            if step is _Step.DEFINE:
-                visible.update(map(id, item.results))
-                continue
-            inside.add(id(item))
-            for index, operand in enumerate(item.operands):
-                if id(operand) in visible or id(_defining_block(operand)) in enclosing:
-                    continue
-                name = "" if operand.name_hint is None else f" (%{operand.name_hint})"
-                raise VerifyException(
-                    f"operand #{index}{name} of '{item.name}' in the body is not "
-                    "defined before its use in a block that encloses it"
-                )
-            work.append((_Step.DEFINE, item))
-            work.extend((_Step.ENTER, region) for region in reversed(item.regions))
-        _verify_used_inside(defined, inside)
+        walk = DominanceWalk(
+            lambda value: id(_defining_block(value)) in enclosing, record=True
+        )
+        violation = walk.first_violation([self.body])
+        if violation is not None:
+            whose = f" of '{violation.op.name}' in the body"
+            raise VerifyException(violation.describe(whose))
+        _verify_used_inside(walk.values, walk.ops)
 
     def _verify_matches_iter_args(self, what: str, types: Sequence[Attribute]) -> None:
         """Check that `types` (of block arguments, results or yield) match iter_args."""
@@ -382,7 +348,9 @@ class PipelineOp(IRDLOperation):
         stages = parser.parse_integer(allow_boolean=False)
         if not -(1 << 63) <= stages < 1 << 63:
             parser.raise_error(
-                f"stages {stages} does not fit in a 64-bit integer", start, parser.pos
+                f"stages {integer_text(stages)} does not fit in a 64-bit integer",
+                start,
+                parser.pos,
             )
 
         # The policy properties, in any order (printed in field order).

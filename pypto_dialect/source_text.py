@@ -27,7 +27,8 @@ def located_error(span: Span[str] | Span[bytes], message: str) -> str:
 def decode_source(data: bytes, line_offset: int = 0) -> str:
     """
     `data` as UTF-8 text, or `UnreadableInput` locating the first NUL byte or
-    invalid byte (`line_offset` lines precede `data` in the file).
+    invalid byte (`line_offset` lines precede `data` in the file). A byte
+    order mark that starts the file is skipped, as Python skips it.
     """
     nul = data.find(b"\0")
     if nul >= 0:
@@ -35,7 +36,7 @@ def decode_source(data: bytes, line_offset: int = 0) -> str:
             f"binary data (NUL byte at {_where(data, nul, line_offset)})"
         )
     try:
-        return data.decode()
+        return data.decode("utf-8-sig" if line_offset == 0 else "utf-8")
     except UnicodeDecodeError as error:
         byte = data[error.start]
         where = _where(data, error.start, line_offset)

@@ -24,6 +24,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from pypto_dialect.numbers import INDEX_MAX, integer_text
+
 SUPPORTED_INTEGER_WIDTHS = (1, 8, 16, 32, 64)
 SUPPORTED_INTEGER_TYPES = frozenset(
     IntegerType(width) for width in SUPPORTED_INTEGER_WIDTHS
@@ -85,11 +87,16 @@ def verify_static_shape(shape: Sequence[int], what: str) -> None:
         raise VerifyException(
             f"{what} dimensions must be positive, got {format_shape(shape)}"
         )
+    if any(dim > INDEX_MAX for dim in shape):
+        raise VerifyException(
+            f"{what} dimensions must be at most {INDEX_MAX} (64-bit), got "
+            f"{format_shape(shape)}"
+        )
 
 
 def format_shape(shape: Sequence[int]) -> str:
-    """`128x64` (`?` for a dynamic dimension), for messages."""
-    return "x".join("?" if dim == DYNAMIC_INDEX else str(dim) for dim in shape)
+    """`128x64` (`?` for a dynamic dimension, huge ones abbreviated), for messages."""
+    return "x".join("?" if dim == DYNAMIC_INDEX else integer_text(dim) for dim in shape)
 
 
 # --------------------------------------------------------------------------- #

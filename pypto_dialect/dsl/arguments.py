@@ -14,8 +14,10 @@ from xdsl.ir import Operation
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.dsl.source import SourceFile
 from pypto_dialect.dsl.tables import IGNORED_DEFAULTS, MEMBERSHIP_KEY
+from pypto_dialect.numbers import INDEX_MAX
 
-_NUMBER = re.compile("[0-9]+")
+_NUMBER = re.compile("[0-9]{1,19}")
+"""A group or stage: few enough digits to read (then its range is checked)."""
 
 
 @dataclass
@@ -109,11 +111,16 @@ def parse_membership(source: SourceFile, node: ast.expr) -> MembershipAttr:
     pairs: list[tuple[int, int]] = []
     for item in text.split(","):
         group, colon, stage = (part.strip() for part in item.partition(":"))
-        if not (colon and _NUMBER.fullmatch(group) and _NUMBER.fullmatch(stage)):
+        numbers = (group, stage)
+        if not (
+            colon
+            and all(_NUMBER.fullmatch(number) for number in numbers)
+            and all(int(number) <= INDEX_MAX for number in numbers)
+        ):
             source.fail(
                 value,
                 f"malformed {MEMBERSHIP_KEY} {text!r}: expected 'group:stage' pairs "
-                "of non-negative integers, separated by commas",
+                f"of integers from 0 to {INDEX_MAX}, separated by commas",
             )
         pairs.append((int(group), int(stage)))
     return MembershipAttr(pairs)

@@ -52,6 +52,7 @@ from pypto_dialect.dsl.tables import (
     is_float_type,
     is_integer_type,
 )
+from pypto_dialect.numbers import integer_text
 from pypto_dialect.types import MemorySpace, TensorType, TileType
 
 OpT = TypeVar("OpT", bound=Operation)
@@ -194,26 +195,27 @@ class ExpressionBuilder:
             except OverflowError:
                 self.fail(
                     node,
-                    f"the literal {value} does not fit in {self.type_name(typ)} "
-                    "(too large for a float)",
+                    f"the literal {_shown(value)} does not fit in "
+                    f"{self.type_name(typ)} (too large for a float)",
                 )
             attr = FloatAttr(number, cast(AnyFloat, typ))
             if math.isfinite(number) and not math.isfinite(attr.value.data):
                 # The attribute holds the value rounded to its type.
                 self.fail(
                     node,
-                    f"the literal {value} does not fit in {self.type_name(typ)} "
-                    "(it rounds to an infinity)",
+                    f"the literal {_shown(value)} does not fit in "
+                    f"{self.type_name(typ)} (it rounds to an infinity)",
                 )
         elif typ == i1 and isinstance(value, bool):
             attr = IntegerAttr(int(value), i1)
         elif is_integer_type(typ) and typ != i1 and type(value) is int:
             misfit = literal_misfit(typ, value)
             if misfit is not None:
-                self.fail(node, f"the literal {value} {misfit}")
+                self.fail(node, f"the literal {_shown(value)} {misfit}")
             attr = IntegerAttr(value, cast(IndexType, typ))
         else:
-            self.fail(node, f"the literal {value!r} cannot be a {self.type_name(typ)}")
+            what = self.type_name(typ)
+            self.fail(node, f"the literal {_shown(value)} cannot be a {what}")
         return self.emit(
             arith.ConstantOp(cast(IntegerAttr[Any] | FloatAttr[Any], attr)), node
         ).result
@@ -461,6 +463,11 @@ class ExpressionBuilder:
         ):
             return float(node.args[0].value)
         return None
+
+
+def _shown(value: LiteralValue) -> str:
+    """A literal for a message: a huge integer abbreviated (`integer_text`)."""
+    return integer_text(value) if type(value) is int else str(value)
 
 
 def _build(op_type: type[Operation], operands: Sequence[SSAValue]) -> Operation:

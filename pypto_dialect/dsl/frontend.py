@@ -85,7 +85,7 @@ class _ProgramReader:
             if isinstance(statement, ast.Import | ast.ImportFrom):
                 self._import(statement)
             elif isinstance(statement, ast.ClassDef):
-                classes.append(self._class(statement))
+                classes.append(self._class(statement, classes))
             elif not _is_docstring(statement):
                 self.source.fail(
                     statement,
@@ -120,8 +120,12 @@ class _ProgramReader:
                 )
             self.alias = asname
 
-    def _class(self, node: ast.ClassDef) -> ModuleOp:
+    def _class(self, node: ast.ClassDef, previous: list[ModuleOp]) -> ModuleOp:
         self._check_decorators(node, "program")
+        if any(
+            m.sym_name is not None and m.sym_name.data == node.name for m in previous
+        ):
+            self.source.fail(node, f"the program class '{node.name}' is defined twice")
         if node.bases or node.keywords:
             self.source.fail(node, "a PyPTO program class takes no base classes")
         functions: list[func.FuncOp] = []

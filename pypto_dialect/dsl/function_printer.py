@@ -20,7 +20,11 @@ from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.dsl.annotations import NoPyPTOForm, dtype_text, type_text
 from pypto_dialect.dsl.arguments import membership_text
 from pypto_dialect.dsl.errors import fail
-from pypto_dialect.dsl.literals import float_literal_text, literal_misfit
+from pypto_dialect.dsl.literals import (
+    float_literal_text,
+    literal_misfit,
+    nan_has_payload,
+)
 from pypto_dialect.dsl.naming import Names, is_python_name
 from pypto_dialect.dsl.tables import (
     FLOAT_PREDICATES,
@@ -30,6 +34,7 @@ from pypto_dialect.dsl.tables import (
     LiteralValue,
     default_literal_type,
 )
+from pypto_dialect.numbers import integer_text
 from pypto_dialect.pipeline import YieldOp
 from pypto_dialect.types import TensorType
 from pypto_dialect.walks import ancestors, walk_ops
@@ -58,12 +63,18 @@ def _literal(op: arith.ConstantOp) -> LiteralValue:
     """The Python number of a constant (a bool for `i1`)."""
     value = op.value
     if isinstance(value, FloatAttr):
+        if nan_has_payload(value.value.data):
+            fail(
+                op,
+                "has no PyPTO form: a NaN with a payload (PyPTO writes only the "
+                'quiet NaNs float("nan") and -float("nan"))',
+            )
         return value.value.data
     if not isinstance(value, IntegerAttr):
         fail(op, "has no PyPTO form (only scalar constants have one)")
     number = value.value.data
     if (misfit := literal_misfit(op.result.type, number)) is not None:
-        fail(op, f"has no PyPTO form: {number} {misfit}")
+        fail(op, f"has no PyPTO form: {integer_text(number)} {misfit}")
     return bool(number) if op.result.type == i1 else number
 
 

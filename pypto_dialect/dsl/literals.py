@@ -1,51 +1,63 @@
 """
 Number literals in both directions: whether an integer fits its type
 (`literal_misfit`, with the width of `index`) and how a float prints so that
-it reads back as the same float (`float_literal_text`).
+it reads back as the same float (`float_literal_text`, `nan_has_payload`).
 """
 
 from __future__ import annotations
 
 import math
+import struct
 from typing import Any, cast
 
-from xdsl.dialects.builtin import IndexType, IntegerType, Signedness
+from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Attribute
 
 from pypto_dialect.dsl.annotations import annotation_text
-
-INDEX_BITS = 64
-"""The width of `index`: signed 64-bit, as the interpreter and the lowering's
-overflow check take it (xDSL's `IntegerAttr` would accept any `index` value)."""
+from pypto_dialect.numbers import index_misfit
 
 
 def literal_misfit(typ: Attribute, value: int) -> str | None:
-    """Why `value` cannot be an integer constant of `typ` (its width and range), if not."""
-    low, high = _integer_range(typ)
+    """
+    Why `value` cannot be an integer constant of `typ`, if not: an `index`
+    is signed 64-bit (`index_misfit`), an `iN` takes what xDSL's `IntegerAttr`
+    accepts (signless: the signed and the unsigned ranges).
+    """
+    if isinstance(typ, IndexType):
+        return index_misfit(value)
+    integer_type = cast(IntegerType[Any, Any], typ)
+    low, high = integer_type.value_range()
     if low <= value < high:
         return None
-    if isinstance(typ, IndexType):
-        return f"does not fit in a {INDEX_BITS}-bit index ({low} to {high - 1})"
-    width = cast(IntegerType[Any, Any], typ).width.data
+    width = integer_type.width.data
     where = annotation_text(typ)
     return f"does not fit in {where} ({width} bits: {low} to {high - 1})"
 
 
-def _integer_range(typ: Attribute) -> tuple[int, int]:
+_QUIET_NAN = 0x7FF8000000000000
+"""The bits of `float("nan")`, the quiet NaN without payload (each float
+type's own widens to it); `-float("nan")` has the sign bit too."""
+_SIGN = 1 << 63
+
+
+def nan_has_payload(value: float) -> bool:
     """
-    `(min, max + 1)` of the literals of an integer type: what xDSL's
-    `IntegerAttr` accepts for an `iN` (signless: the signed and the unsigned
-    ranges), the signed 64-bit range for `index`.
+    Whether `value` is a NaN with a payload, which no PyPTO literal writes
+    (only `float("nan")` and `-float("nan")`: the quiet NaN of either sign).
     """
-    if isinstance(typ, IntegerType):
-        return cast(IntegerType[Any, Any], typ).value_range()
-    return IntegerType(INDEX_BITS, Signedness.SIGNED).value_range()
+    if not math.isnan(value):
+        return False
+    bits: int = struct.unpack("<Q", struct.pack("<d", value))[0]
+    return bits & ~_SIGN != _QUIET_NAN
 
 
 def float_literal_text(value: float) -> str:
-    """A float as a literal that reads back as the same float."""
+    """
+    A float as a literal that reads back as the same float (a NaN keeps its
+    sign; `nan_has_payload` tells the NaNs it cannot write).
+    """
     if math.isnan(value):
-        return 'float("nan")'
+        return '-float("nan")' if math.copysign(1.0, value) < 0 else 'float("nan")'
     if math.isinf(value):
         return 'float("inf")' if value > 0 else 'float("-inf")'
     return repr(value)

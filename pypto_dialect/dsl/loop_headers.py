@@ -16,6 +16,7 @@ from xdsl.ir import SSAValue
 from pypto_dialect.attributes import MembershipAttr
 from pypto_dialect.dsl.annotations import pl_path
 from pypto_dialect.dsl.expressions import ExpressionBuilder, Literal
+from pypto_dialect.numbers import integer_text
 from pypto_dialect.pipeline import DEFAULT_POLICY, PipelinePolicy
 
 
@@ -119,7 +120,7 @@ def _literal(
         b.fail(node, f"expected {what} literal")
     if isinstance(value, int) and value > _MAX_STAGE:
         fit = f"does not fit in a 64-bit integer (1 to {_MAX_STAGE})"
-        b.fail(node, f"the literal {value} {fit}")
+        b.fail(node, f"the literal {integer_text(value)} {fit}")
     return value
 
 

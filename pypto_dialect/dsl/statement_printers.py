@@ -99,6 +99,9 @@ def _if(p: FunctionPrinter, op: scf.IfOp) -> None:
     p.emit(f"if {condition}:")
     branches = [region.block for region in op.regions if region.blocks]
     yields = [block.last_op for block in branches]
+    if any(len(y.operands) != len(op.results) for y in yields if y is not None):
+        # Stock xdsl-opt verifies such an `scf.if` (our tools' verifier does not).
+        fail(op, "has no PyPTO form: a branch yields other than its results")
     pairs = list(zip(*(y.operands for y in yields if y is not None), strict=True))
     typed = [
         None

@@ -1,7 +1,7 @@
 """
-Control flow: `scf.for`, `pypto.pipeline` and `cf` branches, with a step
-checked at run time and a budget of loop iterations, so that no kernel runs
-without end (`DEFAULT_MAX_ITERATIONS`).
+Control flow: `scf.for`, `pypto.pipeline`, `scf.while` and `cf` branches,
+with a step checked at run time and a budget of loop iterations, so that no
+kernel runs without end (`DEFAULT_MAX_ITERATIONS`).
 """
 
 from __future__ import annotations
@@ -44,25 +44,48 @@ def run_loop(
 ) -> PythonValues:
     """`scf.for` semantics; a non-positive step is an error, not an endless loop."""
     lower, upper, step, *carried = args
+    first: int = lower.value.data
+    end: int = upper.value.data
     step_value: int = step.value.data
     if step_value <= 0:
         raise InterpretationError(
             f"{op.name}: the step must be positive at run time, got {step_value}"
         )
-    indices = range(lower.value.data, upper.value.data, step_value)
-    spend_iterations(interpreter, op.name, len(indices))
+    # `len(range(...))` raises OverflowError past 2^63 - 1 iterations.
+    spend_iterations(interpreter, op.name, max(0, -((first - end) // step_value)))
     values = tuple(carried)
-    for index in indices:
+    for index in range(first, end, step_value):
         induction = integer_scalar(index, op.lb.type)
         values = interpreter.run_ssacfg_region(op.body, (induction, *values), op.name)
     return values
 
 
+def run_while_loop(
+    interpreter: Interpreter, op: scf.WhileOp, args: PythonValues
+) -> PythonValues:
+    """`scf.while` semantics; each run of the `do` region spends one of the budget."""
+    values = args
+    while True:
+        condition, *forwarded = interpreter.run_ssacfg_region(
+            op.before_region, values, op.name
+        )
+        if not condition:
+            return tuple(forwarded)
+        spend_iterations(interpreter, op.name, 1)
+        values = interpreter.run_ssacfg_region(
+            op.after_region, tuple(forwarded), op.name
+        )
+
+
 @register_impls
 class PyPTOScfFunctions(ScfFunctions):
-    """xDSL's `scf` semantics, with a run-time check of the `scf.for` step."""
+    """
+    xDSL's `scf` semantics, with a run-time check of the `scf.for` step and
+    loops that spend the run's budget of iterations.
+    """
 
     run_for = implementation(scf.ForOp, run_loop)
+    run_while = implementation(scf.WhileOp, run_while_loop)
 
 
 @register_impls

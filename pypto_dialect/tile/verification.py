@@ -12,6 +12,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from pypto_dialect.constants import constant_int
+from pypto_dialect.numbers import integer_text
 from pypto_dialect.types import MemorySpace, TensorType, TileType, format_shape
 
 
@@ -42,9 +43,9 @@ def verify_offsets_in_bounds(
             )
         value = constant_int(offset)
         if value is not None and not 0 <= value <= size - extent:
+            span = f"[{integer_text(value)}, {integer_text(value + extent)})"
             raise VerifyException(
-                f"window [{value}, {value + extent}) is out of bounds of dimension "
-                f"{dim} of size {size}"
+                f"window {span} is out of bounds of dimension {dim} of size {size}"
             )
 
 
@@ -56,7 +57,8 @@ def verify_element_in_bounds(indices: Sequence[SSAValue], tile: TileType) -> Non
         value = constant_int(index)
         if value is not None and not 0 <= value < size:
             raise VerifyException(
-                f"index {value} is out of bounds of dimension {dim} of size {size}"
+                f"index {integer_text(value)} is out of bounds of dimension {dim} "
+                f"of size {size}"
             )
 
 

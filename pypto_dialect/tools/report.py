@@ -34,7 +34,12 @@ from typing import TYPE_CHECKING, Any
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import ParseError
 
-from passes.report_defaults import DEFAULT_PASSES, MAX_STAGES
+from passes.report_defaults import (
+    DEFAULT_PASSES,
+    MAX_ADVISED_STAGES,
+    MAX_STAGES,
+    max_stages_problem,
+)
 from pypto_dialect.source_text import UnreadableInput, decode_source, located_error
 from pypto_dialect.tools.diagnostics import (
     ToolFailure,
@@ -122,7 +127,8 @@ def _argument_parser() -> argparse.ArgumentParser:
         metavar="N",
         type=int_at_least(1, "positive"),
         default=MAX_STAGES,
-        help=f"the largest stages the advisor tries (default: {MAX_STAGES})",
+        help="the largest stages the advisor tries "
+        f"(default: {MAX_STAGES}, at most {MAX_ADVISED_STAGES})",
     )
     parser.add_argument(
         "--trip",
@@ -174,6 +180,8 @@ def _report(options: argparse.Namespace) -> int:
         raise ToolFailure(
             f"{TOOL}: error: the kernel is required (but with --print-costs)"
         )
+    if (problem := max_stages_problem(options.max_stages)) is not None:
+        raise ToolFailure(f"{TOOL}: error: --max-stages: {problem}")
     model = _cost_model(options.costs)
     ctx = pypto_context()
     source_name = "<stdin>" if options.kernel == "-" else options.kernel

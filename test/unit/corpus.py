@@ -39,6 +39,11 @@ def parsed_inputs() -> list[tuple[str, ModuleOp]]:
                 found.append((f"{path.stem}-{k}", parsed(chunk)))
             except (ParseError, VerifyException):
                 continue  # a case of a parse error test (some parsers verify)
+            except ValueError:
+                # xDSL's lexer cannot convert a literal of more than 4,300
+                # decimal digits (bad-input/huge_integer_literals.mlir, which
+                # our CheckedParser rejects with a located error).
+                continue
     return found
 
 

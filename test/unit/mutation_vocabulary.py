@@ -43,6 +43,29 @@ GENERIC_OP = re.compile(
 )
 """A one-line generic op: its results, name, operands, operand and result types."""
 
+EXTREME_INDEX_VALUES = (
+    "9223372036854775807",
+    "-9223372036854775808",
+    "9223372036854775806",
+    "-9223372036854775807",
+    "4611686018427387904",
+    "-4611686018427387905",
+)
+"""The ends of `index` and values next to them or halfway (differences overflow)."""
+HUGE_LITERALS = (
+    "18446744073709551616",
+    "18446744073709551617",
+    "0x10000000000000001",
+    "1000000000000000000000000000000",
+    "9" * 4301,
+    "0x" + "f" * 3571,
+    "0x" + "f" * 3572,
+)
+"""
+Past 64 bits, the 4,300-digit limit of Python's decimal conversion (a
+decimal literal of 4,301 digits) and the largest hex literal the checked
+lexer takes, and one digit more.
+"""
 EXTREME_INTEGERS = (
     "0",
     "-1",
@@ -52,10 +75,8 @@ EXTREME_INTEGERS = (
     "1000000",
     "-1000000",
     "4294967296",
-    "9223372036854775807",
-    "-9223372036854775808",
-    "18446744073709551616",
-    "1000000000000000000000000000000",
+    *EXTREME_INDEX_VALUES,
+    *HUGE_LITERALS,
 )
 STAGES_VALUES = ("2", "3", "8", "16", "128", "1000000", "64", *EXTREME_INTEGERS)
 """
@@ -183,6 +204,22 @@ OP_NAMES = (
     "builtin.unrealized_conversion_cast",
     "test.unregistered",
 )
+FLOAT_LITERAL = re.compile(r"(?<![\w.])-?\d+\.\d+(?:e[+-]?\d+)?(?= : f)")
+"""A float constant's value, before its type."""
+SPECIAL_FLOATS = (
+    "0x7FC00000",
+    "0xFFC00000",
+    "0x7FC00001",
+    "0x7F800001",
+    "0xFFFFFFFF",
+    "0x7F800000",
+    "0xFF800000",
+    "0x80000000",
+    "1.0e+39",
+)
+"""NaNs (quiet, negative, with a payload, signaling), infinities, -0.0, an f32 overflow."""
+WHILE_LIMITS = ("3", "0", "-1", "1000000000000", "9223372036854775807")
+"""Where the inserted `scf.while` stops: soon, at once, or (for a run) never."""
 INSERTIONS = (
     "\x00",
     "\ufeff",

@@ -7,11 +7,16 @@ or its generic printed form, and applies one to three mutations from
 the mutants one of `SYNTAX_MUTATIONS` last. Each mutation is a small
 function `(text, draw) -> text`:
 token edits (delete, duplicate, swap, replace), line edits (delete,
-duplicate, move), SSA names replaced by other or undefined ones, types,
-shapes and memory spaces replaced, integers replaced by extreme values,
-`stages` changed, operands, results and properties of generic ops dropped,
-added or given wrong values, discardable attributes added, ops renamed,
-truncation, random characters, and deep nests of loops, attributes and types.
+duplicate, move, a definition after its uses), SSA names replaced by other
+or undefined ones, types, shapes and memory spaces replaced, integers
+replaced by extreme values (the ends of `index`, past 64 bits, past the
+4,300 digits Python converts), floats by NaNs (with a sign, a payload) and
+infinities, `stages` changed, operands, results and properties of generic
+ops dropped, added or given wrong values, discardable attributes added, ops
+renamed, `scf.while` loops inserted (some endless), truncation, random
+characters, a byte order mark, and deep nests of loops, attributes and
+types. A quarter of the mutants also give an `index` parameter an extreme
+value (`Mutant.index_args`, for the runs of `test_mutations.py`).
 
 Many mutations keep the text parseable (values of the same type swapped,
 lines moved, properties changed, extreme constants), so that a good share
@@ -27,26 +32,32 @@ from io import StringIO
 from hypothesis import event
 from hypothesis import strategies as st
 from kernel_strategies import kernels
+from mutation_helpers import pick
+from mutation_vocabulary import EXTREME_INDEX_VALUES
 from nest_mutations import deep_attribute, nest_loops
 from op_mutations import (
     add_attribute,
     change_operand_count,
     change_result_count,
+    insert_while,
     mutate_property,
 )
 from text_mutations import (
+    define_after_use,
     delete_line,
     delete_token,
     duplicate_line,
     duplicate_token,
     insert_characters,
     move_line,
+    prepend_byte_order_mark,
     replace_token,
     swap_tokens,
     truncate,
 )
 from value_mutations import (
     rename_op,
+    replace_float,
     replace_integer,
     replace_memory_space,
     replace_shape,
@@ -66,11 +77,15 @@ _CONTEXT = pypto_context()
 
 @dataclass(frozen=True)
 class Mutant:
-    """A mutated kernel, the names of the mutations applied, and the source form."""
+    """
+    A mutated kernel, the names of the mutations applied, the source form,
+    and values for the kernel's `index` parameters (by name, without `%`).
+    """
 
     text: str
     mutations: tuple[str, ...]
     generic: bool
+    index_args: dict[str, int]
 
 
 MUTATIONS: tuple[Mutation, ...] = (
@@ -85,6 +100,10 @@ MUTATIONS: tuple[Mutation, ...] = (
     rename_op,
     nest_loops,
     deep_attribute,
+    replace_float,
+    insert_while,
+    define_after_use,
+    prepend_byte_order_mark,
 )
 """
 The mutations of either form that often keep the text parseable; hypothesis
@@ -133,7 +152,14 @@ def mutants(draw: st.DrawFn, max_mutations: int = 3, max_stages: int = 4) -> Mut
     ]
     if draw(st.integers(0, 2)) == 2:
         chosen.append(draw(st.sampled_from(SYNTAX_MUTATIONS)))
+    names = [mutation.__name__ for mutation in chosen]
     for mutation in chosen:
         text = mutation(text, draw)
         event(f"mutation: {mutation.__name__}")
-    return Mutant(text, tuple(mutation.__name__ for mutation in chosen), generic)
+    index_args = dict(kernel.index_args)
+    if index_args and draw(st.integers(0, 3)) == 3:
+        name = pick(draw, sorted(index_args))
+        index_args[name] = int(pick(draw, EXTREME_INDEX_VALUES))
+        names.append(f"extreme_index_argument(%{name} = {index_args[name]})")
+        event("mutation: extreme_index_argument")
+    return Mutant(text, tuple(names), generic, index_args)

@@ -1,6 +1,7 @@
 """
 The kernel mutations of ops: discardable attributes added, properties of
-generic ops changed, and operands and results of generic ops dropped or added.
+generic ops changed, operands and results of generic ops dropped or added,
+and `scf.while` loops inserted.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from mutation_vocabulary import (
     PROPERTIES,
     SSA_NAME,
     TYPES,
+    WHILE_LIMITS,
     WRONG_VALUES,
 )
 
@@ -144,3 +146,42 @@ def change_result_count(text: str, draw: st.DrawFn) -> str:
         f"{match['middle']} : ({match['types']}) -> {result_types}"
     )
     return text[: match.start()] + line + text[match.end() :]
+
+
+# --------------------------------------------------------------------------- #
+# Loops
+# --------------------------------------------------------------------------- #
+
+
+def insert_while(text: str, draw: st.DrawFn) -> str:
+    """
+    An `scf.while` counting up to a limit (a constant, maybe never reached,
+    or an `index` parameter), or one whose condition is always true, before
+    some line of the kernel (in a pipeline's body too).
+    """
+    limits: list[str] = [*WHILE_LIMITS, *(["%n0"] if "%n0:" in text else [])]
+    limit = pick(draw, limits)
+    if limit.startswith("%"):
+        limit_line = f"%while_limit = arith.addi {limit}, %while_start : index"
+    else:
+        limit_line = f"%while_limit = arith.constant {limit} : index"
+    if draw(st.booleans()):
+        condition = "%while_more = arith.constant true"
+    else:
+        condition = "%while_more = arith.cmpi slt, %while_i, %while_limit : index"
+    loop = (
+        "%while_start = arith.constant 0 : index\n"
+        "%while_step = arith.constant 1 : index\n"
+        f"{limit_line}\n"
+        "%while_end = scf.while (%while_i = %while_start) : (index) -> index {\n"
+        f"  {condition}\n"
+        "  scf.condition(%while_more) %while_i : index\n"
+        "} do {\n"
+        "^bb0(%while_j: index):\n"
+        "  %while_next = arith.addi %while_j, %while_step : index\n"
+        "  scf.yield %while_next : index\n"
+        "}\n"
+    )
+    lines = text.splitlines(keepends=True)
+    lines.insert(pick(draw, range(1, max(2, len(lines)))), loop)
+    return "".join(lines)

@@ -1,15 +1,18 @@
 """
 Bad input through the Python API (issue 10): `pypto_dialect.checked` turns
 xDSL's crashes into located diagnostics, the pipeline verifier checks
-dominance, and the lowering's limits fail fast without touching the IR.
+dominance, and the lowering's limits fail fast without touching the IR;
+(issue 26) messages word integers of any size.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from io import StringIO
 
+import numpy as np
 import pytest
 from ir_integrity import apply_checked, check_integrity
 from xdsl.dialects import arith, func, scf
@@ -17,17 +20,30 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     IndexType,
     IntAttr,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
+    f32,
 )
 from xdsl.ir import Block, Region
+from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError, PassFailedException, VerifyException
+from xdsl.utils.exceptions import (
+    InterpretationError,
+    ParseError,
+    PassFailedException,
+    VerifyException,
+)
 
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from pypto_dialect.attributes import MembershipAttr
 from pypto_dialect.checked import parse_module, verify_module
 from pypto_dialect.context import pypto_context
+from pypto_dialect.interpreter import run_kernel
+from pypto_dialect.numbers import integer_text
 from pypto_dialect.pipeline import PipelineOp, YieldOp
+from pypto_dialect.tile.verification import verify_offsets_in_bounds
+from pypto_dialect.types import TensorType
 
 CTX = pypto_context()
 
@@ -196,7 +212,10 @@ def test_an_unterminated_string_does_not_hang_the_lexer():
 
 
 def test_nested_pipelines_are_checked_once():
-    """The outermost pipeline checks the whole nest: one walk, not one per level."""
+    """
+    The outermost pipeline checks the whole nest: one walk, not one per
+    level; `verify_module`, which checks the whole module's dominance, none.
+    """
     depth = 100
     opening = "".join(
         f"pypto.pipeline %i{k} = %c0 to %c2 step %c1 stages 4 {{\n"
@@ -221,7 +240,137 @@ def test_nested_pipelines_are_checked_once():
 
     PipelineOp._verify_dominance = counting  # pyright: ignore[reportPrivateUsage]
     try:
+        module.verify()
         verify_module(module)
     finally:
         PipelineOp._verify_dominance = check  # pyright: ignore[reportPrivateUsage]
     assert visits == 1
+
+
+# --------------------------------------------------------------------------- #
+# Huge integers (issue 26): messages abbreviate them, never fail to print them
+# --------------------------------------------------------------------------- #
+
+HUGE = 16**4000 - 1
+"""A hex literal of 4,000 digits: 4,817 decimal digits, more than Python prints."""
+HUGE_TEXT = "301946...(4,817 digits)"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (0, "0"),
+        (-(10**24) + 1, "-" + "9" * 24),
+        (10**24, "100000...(25 digits)"),
+        (-(10**24), "-100000...(25 digits)"),
+        (10**4300 - 1, "999999...(4,300 digits)"),
+        (10**4300, "100000...(4,301 digits)"),
+        (HUGE, HUGE_TEXT),
+    ],
+    ids=["zero", "24-digits", "25-digits", "negative", "4300", "4301", "huge"],
+)
+def test_integer_text_abbreviates_past_24_digits(value: int, text: str):
+    assert integer_text(value) == text
+
+
+STAGES = """
+func.func @f() {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  pypto.pipeline %i = %c0 to %c1 step %c1 stages {stages} {{
+  }}
+  func.return
+}}
+"""
+MEMBERSHIP = """
+func.func @f(%x: !pypto.tensor<16xf32>) {{
+  %c0 = arith.constant 0 : index
+  %t = pypto.tile.load %x[%c0] {{pypto.pipeline_membership = #pypto.membership<{pair}>}} : !pypto.tensor<16xf32> -> !pypto.tile<8xf32, vec>
+  func.return
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        (
+            STAGES.format(stages=hex(HUGE)),
+            f"stages {HUGE_TEXT} does not fit in a 64-bit integer",
+        ),
+        (
+            MEMBERSHIP.format(pair=f"{hex(HUGE)}:0"),
+            f"membership group {HUGE_TEXT} is larger than 9223372036854775807",
+        ),
+        (
+            MEMBERSHIP.format(pair="0:9223372036854775808"),
+            "membership stage 9223372036854775808 is larger than 9223372036854775807",
+        ),
+    ],
+    ids=["stages", "membership", "membership-past-63-bits"],
+)
+def test_huge_literals_under_xdsls_parser_are_worded(source: str, message: str):
+    """Stock `xdsl-opt` parses with xDSL's lexer, which takes hex literals of any size."""
+    with pytest.raises(ParseError) as info:
+        Parser(CTX, source).parse_module()
+    assert info.value.msg == message
+
+
+def test_huge_integers_in_verifier_messages():
+    with pytest.raises(VerifyException, match=re.escape(f"got ({HUGE_TEXT}, 0)")):
+        MembershipAttr([(HUGE, 0)])
+    with pytest.raises(
+        VerifyException,
+        match=re.escape(f"at most 9223372036854775807 (64-bit), got {HUGE_TEXT}x4"),
+    ):
+        TensorType([HUGE, 4], f32)
+    offset = arith.ConstantOp(IntegerAttr(HUGE, IndexType()))
+    with pytest.raises(VerifyException) as info:
+        verify_offsets_in_bounds([offset.result], [8], [16], "load")
+    assert str(info.value) == (
+        f"window [{HUGE_TEXT}, {HUGE_TEXT}) is out of bounds of dimension 0 of size 16"
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Run-time errors in deep nests (issue 26's campaign)
+# --------------------------------------------------------------------------- #
+
+
+def loops_around_a_bad_load(depth: int) -> str:
+    """`depth` nested `scf.for` loops of one iteration around a load out of bounds."""
+    loops = "".join(f"scf.for %i{k} = %c0 to %c1 step %c1 {{\n" for k in range(depth))
+    return (
+        "func.func @deep(%x: !pypto.tensor<16xf32>) {\n"
+        "%c0 = arith.constant 0 : index\n%c1 = arith.constant 1 : index\n"
+        "%c12 = arith.constant 12 : index\n"
+        + loops
+        + "%t = pypto.tile.load %x[%c12] : !pypto.tensor<16xf32> -> "
+        "!pypto.tile<8xf32, vec>\n" + "}\n" * depth + "func.return\n}\n"
+    )
+
+
+def test_a_run_time_error_in_a_deep_nest_is_attached_once():
+    """
+    xDSL attached the error to every loop around the failing op, printing the
+    module each time: quadratic, and a RecursionError (an internal error of
+    pypto-run) in a nest of 100 loops (as deep as the parser reads).
+    """
+    module = parse_module(CTX, loops_around_a_bad_load(120), "deep.mlir")
+    inputs = {"x": np.zeros(16, np.float32)}
+    with pytest.raises(InterpretationError, match="window") as info:
+        run_kernel(module, "deep", inputs)
+    assert len(getattr(info.value, "__notes__", [])) == 1
+
+
+def test_a_nest_too_deep_to_interpret_is_an_interpretation_error():
+    """A nest deeper than Python's stack (parsed here under a raised limit)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(20 * limit)
+    try:
+        module = parse_module(CTX, loops_around_a_bad_load(2 * limit), "deep.mlir")
+    finally:
+        sys.setrecursionlimit(limit)
+    inputs = {"x": np.zeros(16, np.float32)}
+    with pytest.raises(InterpretationError, match="nested too deeply to run"):
+        run_kernel(module, "deep", inputs)

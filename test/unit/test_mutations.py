@@ -1,21 +1,31 @@
 """
-Mutation fuzzing: on any input text, only diagnostics escape parsing,
-verification and the passes, and every step is quick.
+Mutation fuzzing: on any input text, only diagnostics escape reading,
+parsing, verification and the passes, every step is quick, and no pass
+changes what a kernel computes.
 
 Each mutant (`mutations.mutants()`: a generated kernel, custom or generic
-form, with a few mutations) runs through parse, verify, then
+form, with a few mutations) is read as the tools read a file
+(`decode_source`), then runs through parse, verify, then
 `lower-pipeline-loops`, verify, `canonicalize-io-order`, verify, and
 `canonicalize-io-order` alone on the parsed module, verify. A step may raise
 `ParseError` or a `DiagnosticException` (which ends the chain; the
 canonicalize-alone chain still runs after a lowering failure); anything else
 fails the test with its traceback and the mutant, as do a pass's output that
-does not verify, a step taking more than `STEP_SECONDS` and a mutant taking
-more than `HANG_SECONDS` (a `SIGALRM`).
+does not verify, a step taking more than `STEP_SECONDS` of CPU and a mutant
+taking more than `HANG_SECONDS` (a `SIGALRM`).
+
+The runs: a mutant that verifies is interpreted (`run_kernel`, seeded
+inputs and the mutant's `index_args`, at most `RUN_BUDGET` loop iterations
+and `RUN_ELEMENTS` elements per tensor); if that run succeeds, each chain
+that goes through, and the module exported to PyPTO and imported again, must
+give bit-identical outputs on the same inputs. A run that fails after but
+not before, or differs, is a silent wrong result (`WrongResult`).
 
 The outcomes are hypothesis events (`--hypothesis-show-statistics`): the
-step that reported a diagnostic (`parse error`, `verify error`), else, for
-each chain (`chained:` both passes, `alone:` canonicalize-io-order alone),
-`accepted` or the pass that reported one.
+step that reported a diagnostic (`unreadable`, `parse error`, `verify
+error`), else whether the kernel ran, the export, and for each chain
+(`chained:` both passes, `alone:` canonicalize-io-order alone) `accepted`
+(`, same results` when checked against a run) or the pass that reported one.
 
 A hypothesis run stops at its first failure; to count failures over a long
 campaign, `python test/unit/test_mutations.py EXAMPLES SEED` runs the same
@@ -34,7 +44,9 @@ import traceback
 from collections import Counter
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
+from io import StringIO
 from types import FrameType
 from typing import TypeVar
 
@@ -49,6 +61,18 @@ from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.checked import parse_module, verify_module
 from pypto_dialect.context import pypto_context
+from pypto_dialect.dsl import parse_pypto, print_pypto
+from pypto_dialect.interpreter import (
+    KernelArg,
+    KernelRun,
+    compare_runs,
+    find_kernel,
+    kernel_names,
+    parameter_names,
+    random_inputs,
+    run_kernel,
+)
+from pypto_dialect.source_text import UnreadableInput, decode_source
 
 CONTEXT = pypto_context()
 LOWER = LowerPipelineLoopsPass()
@@ -57,9 +81,18 @@ DIAGNOSTICS = (ParseError, DiagnosticException)
 
 _T = TypeVar("_T")
 STEP_SECONDS = 5.0
-"""A hang guard with room for a loaded machine, not a benchmark."""
+"""
+The most CPU time a step may take: a guard against slow steps, not a
+benchmark. CPU time, not wall time: on the shared machine (load 19 on 2
+cores) a campaign of 1,000 mutants took 46 s of CPU in 784 s of wall, and
+steps of 0.02-1.1 s of CPU took 5-7 s of wall.
+"""
 HANG_SECONDS = 20
 """The alarm that interrupts a mutant that really hangs."""
+RUN_BUDGET = 2_000
+"""Loop iterations and branches a run of a mutant may take (`max_iterations`)."""
+RUN_ELEMENTS = 1 << 16
+"""Elements a tensor or tile of a run may hold (`max_elements`)."""
 
 
 class Hang(BaseException):
@@ -102,7 +135,7 @@ class Rejected(Exception):
 
 def timed(step: str, action: Callable[[], _T]) -> _T:
     """Run `action`, check its time; a diagnostic becomes `Rejected(step)`."""
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         result = action()
     except DIAGNOSTICS as error:
@@ -113,15 +146,79 @@ def timed(step: str, action: Callable[[], _T]) -> _T:
 
 
 def check_time(step: str, start: float) -> None:
-    seconds = time.perf_counter() - start
-    assert seconds < STEP_SECONDS, f"{step} took {seconds:.1f} s"
+    seconds = time.process_time() - start
+    assert seconds < STEP_SECONDS, f"{step} took {seconds:.1f} s of CPU"
 
 
-def run_passes(module: ModuleOp, passes: tuple[ModulePass, ...]) -> str:
+class WrongResult(AssertionError):
+    """A run after a pass (or the PyPTO round trip) fails where the run before did not, or differs."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The run of a mutant before any pass: its entry, inputs (by position) and outputs."""
+
+    entry: str
+    inputs: tuple[KernelArg, ...]
+    run: KernelRun
+
+
+def reference_run(module: ModuleOp, index_args: dict[str, int]) -> Reference | None:
+    """The run of the mutant's kernel, or None if it does not run (an interpretation error)."""
+    names = kernel_names(module)
+    if not names:
+        return None
+    entry = "kernel" if "kernel" in names else names[0]
+    try:
+        kernel = find_kernel(module, entry)
+        parameters = parameter_names(kernel)
+        overrides = {
+            name: value for name, value in index_args.items() if name in parameters
+        }
+        inputs = random_inputs(kernel, 0, overrides, max_elements=RUN_ELEMENTS)
+        run = run_kernel(
+            module,
+            entry,
+            inputs,
+            max_iterations=RUN_BUDGET,
+            max_elements=RUN_ELEMENTS,
+        )
+    except DiagnosticException:
+        return None
+    return Reference(entry, tuple(inputs[name] for name in parameters), run)
+
+
+def check_same_results(module: ModuleOp, reference: Reference, what: str) -> None:
+    """`module` gives the reference's outputs on its inputs, else `WrongResult`."""
+    try:
+        kernel = find_kernel(module, reference.entry)
+        parameters = parameter_names(kernel)
+        inputs = dict(zip(parameters, reference.inputs, strict=True))
+        run = run_kernel(
+            module,
+            reference.entry,
+            inputs,
+            max_iterations=RUN_BUDGET,
+            max_elements=RUN_ELEMENTS,
+        )
+    except DiagnosticException as error:
+        message = f"{what}: the kernel runs before but fails after: {error}"
+        raise WrongResult(message.partition("\n")[0]) from error
+    differences = compare_runs(reference.run, run)
+    if differences:
+        raise WrongResult(
+            f"{what}: {len(differences)} outputs differ, first {differences[0]}"
+        )
+
+
+def run_passes(
+    module: ModuleOp, passes: tuple[ModulePass, ...], reference: Reference | None
+) -> str:
     """
-    Apply each pass in turn and verify its output; return the outcome. The
-    input verified, so an output that does not is a bug (of the pass, or a
-    hole in the verifier), not a diagnostic.
+    Apply each pass in turn and verify its output; then run it against
+    `reference`. Return the outcome. The input verified, so an output that
+    does not is a bug (of the pass, or a hole in the verifier), not a
+    diagnostic.
     """
     for pass_ in passes:
         try:
@@ -133,26 +230,69 @@ def run_passes(module: ModuleOp, passes: tuple[ModulePass, ...]) -> str:
         except Rejected as rejected:
             message = f"the output of {pass_.name} does not verify"
             raise AssertionError(message) from rejected.__cause__
-    return "accepted"
+    if reference is None:
+        return "accepted"
+    what = " and ".join(pass_.name for pass_ in passes)
+    timed("run", lambda: check_same_results(module, reference, what))
+    return "accepted, same results"
 
 
-def run_mutant(text: str) -> list[str]:
-    """Run every step on `text`; return the outcomes (events)."""
+def export_round_trip(module: ModuleOp, reference: Reference | None) -> str:
+    """
+    Export `module` to PyPTO and import it back; what exports must import
+    (`parse_pypto` verifies) and, against `reference`, give the same outputs.
+    Returns the outcome.
+    """
+    stream = StringIO()
+    try:
+        timed("export", lambda: print_pypto(module, stream))
+    except Rejected:
+        return "export error"
+    try:
+        imported = timed("import", lambda: parse_pypto(CONTEXT, stream.getvalue()))
+    except Rejected as rejected:
+        message = f"the exported PyPTO text does not import:\n{stream.getvalue()}"
+        raise AssertionError(message) from rejected.__cause__
+    if reference is None:
+        return "exported"
+    timed(
+        "run", lambda: check_same_results(imported, reference, "the PyPTO round trip")
+    )
+    return "exported, same results"
+
+
+def run_mutant(mutant: Mutant) -> list[str]:
+    """Run every step on the mutant; return the outcomes (events)."""
+    try:
+        data = mutant.text.encode("utf-8", "surrogatepass")
+        text = decode_source(data)
+    except UnreadableInput:
+        return ["unreadable"]
     try:
         module = timed("parse", lambda: parse_module(CONTEXT, text, "mutant"))
         timed("verify", lambda: verify_module(module))
     except Rejected as rejected:
         return [f"{rejected.step} error"]
+    reference = timed("run", lambda: reference_run(module, mutant.index_args))
+    outcomes = [
+        "run: " + ("ran" if reference is not None else "run-time error"),
+        f"export: {export_round_trip(module, reference)}",
+    ]
     alone = module.clone()
     return [
-        f"chained: {run_passes(module, (LOWER, CANONICALIZE))}",
-        f"alone: {run_passes(alone, (CANONICALIZE,))}",
+        *outcomes,
+        f"chained: {run_passes(module, (LOWER, CANONICALIZE), reference)}",
+        f"alone: {run_passes(alone, (CANONICALIZE,), reference)}",
     ]
 
 
 def describe(mutant: Mutant) -> str:
     form = "generic" if mutant.generic else "custom"
-    return f"mutations {', '.join(mutant.mutations)} of the {form} form:\n{mutant.text}"
+    arguments = f" with {mutant.index_args}" if mutant.index_args else ""
+    return (
+        f"mutations {', '.join(mutant.mutations)} of the {form} form"
+        f"{arguments}:\n{mutant.text}"
+    )
 
 
 @pytest.mark.slow
@@ -166,7 +306,7 @@ def test_only_diagnostics_escape(mutant: Mutant):
     """
     try:
         with alarm_after(HANG_SECONDS):
-            outcomes = run_mutant(mutant.text)
+            outcomes = run_mutant(mutant)
     except Hang as hang:
         raise AssertionError(f"{hang}: {describe(mutant)}") from hang
     except Exception as error:
@@ -200,15 +340,18 @@ def campaign(examples: int, seed_value: int) -> None:
         outcomes["mutants"] += 1
         try:
             with alarm_after(HANG_SECONDS):
-                outcomes.update(run_mutant(mutant.text))
+                outcomes.update(run_mutant(mutant))
         except (Exception, Hang) as error:
             outcomes["failures"] += 1
+            if isinstance(error, WrongResult):
+                outcomes["silent wrong results"] += 1
             found = failures.setdefault(failure_kind(error), [])
             found.append((mutant, traceback.format_exc()))
 
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     seed(seed_value)(run)()
-    print(f"{time.perf_counter() - start:.0f} s")
+    cpu = time.process_time() - cpu_start
+    print(f"{time.perf_counter() - start:.0f} s ({cpu:.0f} s of CPU)")
     for outcome, count in outcomes.most_common():
         print(f"{count:7} {outcome}")
     for kind, found in sorted(failures.items(), key=lambda item: -len(item[1])):

@@ -1,7 +1,8 @@
 """
 The kernel mutations that edit text blind to its meaning: tokens deleted,
-duplicated, swapped or replaced, lines deleted, duplicated or moved,
-truncation, and inserted characters.
+duplicated, swapped or replaced, lines deleted, duplicated or moved (a
+definition after its uses), truncation, inserted characters, a byte order
+mark.
 """
 
 from __future__ import annotations
@@ -67,6 +68,34 @@ def move_line(text: str, draw: st.DrawFn) -> str:
     line = lines.pop(pick(draw, range(len(lines))))
     lines.insert(pick(draw, range(len(lines) + 1)), line)
     return "".join(lines)
+
+
+def define_after_use(text: str, draw: st.DrawFn) -> str:
+    """
+    A one-line definition of the function's own block (outside any loop)
+    moved to the end of that block, after its uses.
+    """
+    lines = text.splitlines(keepends=True)
+    returns = [i for i, line in enumerate(lines) if "func.return" in line]
+    if not returns:
+        return text
+    end = returns[-1]
+    indent = lines[end][: len(lines[end]) - len(lines[end].lstrip())]
+    definitions = [
+        index
+        for index, line in enumerate(lines[:end])
+        if line.startswith(indent + "%") and not line.rstrip().endswith("{")
+    ]
+    if not definitions:
+        return text
+    line = lines.pop(pick(draw, definitions))
+    lines.insert(end - 1, line)
+    return "".join(lines)
+
+
+def prepend_byte_order_mark(text: str, draw: st.DrawFn) -> str:
+    """A UTF-8 byte order mark before the text (which Python and our tools skip)."""
+    return "\ufeff" + text
 
 
 def truncate(text: str, draw: st.DrawFn) -> str:

@@ -1,6 +1,7 @@
 """
 The kernel mutations of names, types and values: SSA names, types, shapes,
-memory spaces, integers and `stages` replaced, and ops renamed.
+memory spaces, integers (extreme and huge ones), floats (NaNs with a sign or
+a payload, infinities) and `stages` replaced, and ops renamed.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from mutation_helpers import pick, replace_match
 from mutation_vocabulary import (
     EXTREME_INTEGERS,
+    FLOAT_LITERAL,
     INDEX_HINTS,
     INTEGER,
     OP_NAME,
@@ -20,6 +22,7 @@ from mutation_vocabulary import (
     SHAPES,
     SPACE,
     SPACES,
+    SPECIAL_FLOATS,
     SSA_NAME,
     STAGES,
     STAGES_VALUES,
@@ -85,6 +88,12 @@ def replace_integer(text: str, draw: st.DrawFn) -> str:
     """An integer literal (constants, stages, memberships) replaced by an extreme one."""
     new = pick(draw, EXTREME_INTEGERS)
     return replace_match(text, draw, INTEGER, new, everywhere=_mostly(draw))
+
+
+def replace_float(text: str, draw: st.DrawFn) -> str:
+    """A float constant replaced by a NaN (of either sign, with a payload), an infinity, -0.0."""
+    new = pick(draw, SPECIAL_FLOATS)
+    return replace_match(text, draw, FLOAT_LITERAL, new, everywhere=_mostly(draw))
 
 
 def replace_stages(text: str, draw: st.DrawFn) -> str:

@@ -97,12 +97,3 @@ func.func @tagged(%a: index) -> index {
 }
 
 // CHECK:      the attribute pypto.pipeline_membership has no PyPTO form here
-
-// -----
-
-func.func @huge() -> index {
-  %c = arith.constant 18446744073709551616 : index
-  func.return %c : index
-}
-
-// CHECK:      has no PyPTO form: 18446744073709551616 does not fit in a 64-bit index (-9223372036854775808 to 9223372036854775807)

@@ -29,10 +29,10 @@ func.func @dynamic(%x: !pypto.tensor<64x8xf32>, %out: !pypto.tensor<64x8xf32>, %
 
 // CHECK-LABEL: func.func @dynamic(
 // CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:         %[[SPAN:.+]] = arith.muli %unroll_main_iters, %{{.+}} : index
+// CHECK:         %unroll_main_end = arith.addi %unroll_group_limit, %unroll_tail : index
 // CHECK:         cf.br ^[[HEAD:bb[0-9]+]](%{{.+}}, %[[ZERO]] : index, f32)
 // CHECK-NEXT:  ^[[HEAD]](%[[I:.+]]: index, %[[ACC:.+]]: f32):
-// CHECK-NEXT:    %[[MORE:.+]] = arith.cmpi slt, %[[I]], %[[SPAN]] : index
+// CHECK-NEXT:    %[[MORE:.+]] = arith.cmpi slt, %[[I]], %unroll_main_end : index
 // CHECK-NEXT:    cf.cond_br %[[MORE]], ^[[BODY:bb[0-9]+]], ^[[REM:bb[0-9]+]]
 // CHECK-NEXT:  ^[[BODY]]:
 // CHECK-NOT:     ^bb

@@ -1,13 +1,18 @@
-// Dynamic bounds: the trip count is computed at run time (clamped at 0), a
-// `stages 1` main loop runs up to %unroll_main_end, and an `scf.if` cascade on
-// %unroll_rem (counted in iterations) runs the 1 .. F-1 remaining ones.
+// Dynamic bounds: a `stages 1` main loop runs up to %unroll_main_end, computed
+// at run time without ever overflowing (no `ub - lb`: the groups of F
+// iterations that start below ub - (F-1)*step, found from residues mod
+// F*step), and an `scf.if` cascade on %unroll_rem (counted in iterations) runs
+// the 1 .. F-1 remaining ones. `bad-input/dynamic_bounds_at_the_extremes.mlir`
+// runs these loops at the ends of the index range.
 
 // RUN: xdsl-opt -p lower-pipeline-loops --split-input-file %s | filecheck %s
 // RUN: xdsl-opt -p lower-pipeline-loops,lower-pipeline-loops --split-input-file %s | filecheck %s
 
-// Dynamic ub, step 1: trip = max(ub - lb, 0), no rounding. Branch `rem == k`
-// holds k copies at %unroll_main_end + j; no branch for rem == 0. The regions
-// take groups main loop first, then the branch with the most copies.
+// Dynamic ub, step 1, F = 4: groups start below %n - 3 (clamped so that it
+// cannot underflow); the main loop ends at the first index of the loop at or
+// past that limit, at most at %n; %unroll_rem = %n - %unroll_main_end. Branch
+// `rem == k` holds k copies at %unroll_main_end + j; no branch for rem == 0.
+// The regions take groups main loop first, then the branch with the most copies.
 func.func @dynamic_ub(%x: !pypto.tensor<1024xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -19,15 +24,29 @@ func.func @dynamic_ub(%x: !pypto.tensor<1024xf32>, %n: index) {
 }
 
 // CHECK-LABEL: func.func @dynamic_ub
-// CHECK:      %unroll_diff = arith.subi %n, %c0 : index
-// CHECK-NEXT: %unroll_trip = arith.maxsi %unroll_diff, %c0 : index
+// CHECK:      %unroll_start = arith.minsi %c0, %n : index
+// CHECK-NEXT: [[MIN3:%.*]] = arith.constant -9223372036854775805 : index
+// CHECK-NEXT: %unroll_ub_clamped = arith.maxsi %n, [[MIN3]] : index
+// CHECK-NEXT: [[C3:%.*]] = arith.constant 3 : index
+// CHECK-NEXT: %unroll_group_limit = arith.subi %unroll_ub_clamped, [[C3]] : index
+// CHECK-NEXT: %unroll_room = arith.subi %n, %unroll_group_limit : index
 // CHECK-NEXT: [[C4:%.*]] = arith.constant 4 : index
-// CHECK-NEXT: %unroll_main_iters = arith.floordivsi %unroll_trip, [[C4]] : index
-// CHECK-NEXT: %unroll_main_span = arith.muli %unroll_main_iters, [[C4]] : index
-// CHECK-NEXT: %unroll_main_end = arith.addi %c0, %unroll_main_span : index
-// CHECK-DAG:  [[C2:%.*]] = arith.constant 2 : index
-// CHECK-DAG:  [[C3:%.*]] = arith.constant 3 : index
-// CHECK:      pypto.pipeline [[I:%.*]] = %c0 to %unroll_main_end step [[C4]] stages 1 {
+// CHECK-NEXT: %unroll_start_rem = arith.remsi %unroll_start, [[C4]] : index
+// CHECK-NEXT: %unroll_start_wraps = arith.floordivsi %unroll_start_rem, [[C4]] : index
+// CHECK-NEXT: %unroll_start_shift = arith.muli %unroll_start_wraps, [[C4]] : index
+// CHECK-NEXT: %unroll_start_mod = arith.subi %unroll_start_rem, %unroll_start_shift : index
+// CHECK-NEXT: %unroll_limit_rem = arith.remsi %unroll_group_limit, [[C4]] : index
+// CHECK-NEXT: %unroll_limit_wraps = arith.floordivsi %unroll_limit_rem, [[C4]] : index
+// CHECK-NEXT: %unroll_limit_shift = arith.muli %unroll_limit_wraps, [[C4]] : index
+// CHECK-NEXT: %unroll_limit_mod = arith.subi %unroll_limit_rem, %unroll_limit_shift : index
+// CHECK-NEXT: %unroll_offset = arith.subi %unroll_start_mod, %unroll_limit_mod : index
+// CHECK-NEXT: %unroll_offset_wraps = arith.floordivsi %unroll_offset, [[C4]] : index
+// CHECK-NEXT: %unroll_offset_shift = arith.muli %unroll_offset_wraps, [[C4]] : index
+// CHECK-NEXT: %unroll_offset_mod = arith.subi %unroll_offset, %unroll_offset_shift : index
+// CHECK-NEXT: %unroll_tail = arith.minsi %unroll_offset_mod, %unroll_room : index
+// CHECK-NEXT: %unroll_main_end = arith.addi %unroll_group_limit, %unroll_tail : index
+// CHECK-NEXT: [[C2:%.*]] = arith.constant 2 : index
+// CHECK-NEXT: pypto.pipeline [[I:%.*]] = %c0 to %unroll_main_end step [[C4]] stages 1 {
 // CHECK-NEXT:   pypto.tile.load %x[[[I]]] {pypto.pipeline_membership = #pypto.membership<0:0>}
 // CHECK-NEXT:   "test.op"
 // CHECK-NEXT:   [[I1:%.*]] = arith.addi [[I]], %c1 : index
@@ -40,8 +59,7 @@ func.func @dynamic_ub(%x: !pypto.tensor<1024xf32>, %n: index) {
 // CHECK-NEXT:   pypto.tile.load %x[[[I3]]] {pypto.pipeline_membership = #pypto.membership<0:3>}
 // CHECK-NEXT:   "test.op"
 // CHECK-NEXT: }
-// CHECK-NEXT: %unroll_main_trip = arith.muli %unroll_main_iters, [[C4]] : index
-// CHECK-NEXT: %unroll_rem = arith.subi %unroll_trip, %unroll_main_trip : index
+// CHECK-NEXT: %unroll_rem = arith.subi %unroll_room, %unroll_tail : index
 // CHECK-NEXT: %unroll_rem_eq1 = arith.cmpi eq, %unroll_rem, %c1 : index
 // CHECK-NEXT: scf.if %unroll_rem_eq1 {
 // CHECK-NEXT:   pypto.tile.load %x[%unroll_main_end] {pypto.pipeline_membership = #pypto.membership<3:0>}
@@ -72,8 +90,9 @@ func.func @dynamic_ub(%x: !pypto.tensor<1024xf32>, %n: index) {
 
 // -----
 
-// Dynamic lb and ub, step 3 > 1: trip = max((ub - lb + 2) floordiv 3, 0), the
-// main loop steps by F*step = 6, copies at %i + 3 and %unroll_main_end.
+// Dynamic lb and ub, step 3 > 1: the residues are mod F*step = 6, the main
+// loop steps by 6, copies at %i + 3 and %unroll_main_end; the remainder
+// %unroll_rem_span (at most (F-1)*step = 3) is rounded up to iterations.
 func.func @dynamic_lb_ub_step(%x: !pypto.tensor<1024xf32>, %lb: index, %ub: index) {
   %c3 = arith.constant 3 : index
   pypto.pipeline %i = %lb to %ub step %c3 stages 2 {
@@ -84,16 +103,17 @@ func.func @dynamic_lb_ub_step(%x: !pypto.tensor<1024xf32>, %lb: index, %ub: inde
 }
 
 // CHECK-LABEL: func.func @dynamic_lb_ub_step
-// CHECK:      %unroll_diff = arith.subi %ub, %lb : index
-// CHECK-NEXT: [[C2:%.*]] = arith.constant 2 : index
-// CHECK-NEXT: %unroll_diff_rounded = arith.addi %unroll_diff, [[C2]] : index
-// CHECK-NEXT: %unroll_iters = arith.floordivsi %unroll_diff_rounded, %c3 : index
-// CHECK-NEXT: [[C0:%.*]] = arith.constant 0 : index
-// CHECK-NEXT: %unroll_trip = arith.maxsi %unroll_iters, [[C0]] : index
-// CHECK-NEXT: %unroll_main_iters = arith.floordivsi %unroll_trip, [[C2]] : index
+// CHECK:      %unroll_start = arith.minsi %lb, %ub : index
+// CHECK-NEXT: [[MIN3:%.*]] = arith.constant -9223372036854775805 : index
+// CHECK-NEXT: %unroll_ub_clamped = arith.maxsi %ub, [[MIN3]] : index
+// CHECK-NEXT: %unroll_group_limit = arith.subi %unroll_ub_clamped, %c3 : index
+// CHECK-NEXT: %unroll_room = arith.subi %ub, %unroll_group_limit : index
 // CHECK-NEXT: [[C6:%.*]] = arith.constant 6 : index
-// CHECK-NEXT: %unroll_main_span = arith.muli %unroll_main_iters, [[C6]] : index
-// CHECK-NEXT: %unroll_main_end = arith.addi %lb, %unroll_main_span : index
+// CHECK-NEXT: %unroll_start_rem = arith.remsi %unroll_start, [[C6]] : index
+// CHECK:      %unroll_limit_rem = arith.remsi %unroll_group_limit, [[C6]] : index
+// CHECK:      %unroll_offset_mod = arith.subi %unroll_offset, %unroll_offset_shift : index
+// CHECK-NEXT: %unroll_tail = arith.minsi %unroll_offset_mod, %unroll_room : index
+// CHECK-NEXT: %unroll_main_end = arith.addi %unroll_group_limit, %unroll_tail : index
 // CHECK-NEXT: pypto.pipeline [[I:%.*]] = %lb to %unroll_main_end step [[C6]] stages 1 {
 // CHECK-NEXT:   pypto.tile.load %x[[[I]]] {pypto.pipeline_membership = #pypto.membership<0:0>}
 // CHECK-NEXT:   "test.op"
@@ -101,8 +121,10 @@ func.func @dynamic_lb_ub_step(%x: !pypto.tensor<1024xf32>, %lb: index, %ub: inde
 // CHECK-NEXT:   pypto.tile.load %x[[[I1]]] {pypto.pipeline_membership = #pypto.membership<0:1>}
 // CHECK-NEXT:   "test.op"
 // CHECK-NEXT: }
-// CHECK-NEXT: %unroll_main_trip = arith.muli %unroll_main_iters, [[C2]] : index
-// CHECK-NEXT: %unroll_rem = arith.subi %unroll_trip, %unroll_main_trip : index
+// CHECK-NEXT: %unroll_rem_span = arith.subi %unroll_room, %unroll_tail : index
+// CHECK-NEXT: [[C2:%.*]] = arith.constant 2 : index
+// CHECK-NEXT: %unroll_rem_rounded = arith.addi %unroll_rem_span, [[C2]] : index
+// CHECK-NEXT: %unroll_rem = arith.floordivsi %unroll_rem_rounded, %c3 : index
 // CHECK-NEXT: [[C1:%.*]] = arith.constant 1 : index
 // CHECK-NEXT: %unroll_rem_eq1 = arith.cmpi eq, %unroll_rem, [[C1]] : index
 // CHECK-NEXT: scf.if %unroll_rem_eq1 {
@@ -125,15 +147,15 @@ func.func @dynamic_lb(%x: !pypto.tensor<1024xf32>, %lb: index) {
 }
 
 // CHECK-LABEL: func.func @dynamic_lb
-// CHECK:      %unroll_diff = arith.subi %c8, %lb : index
-// CHECK-NEXT: [[C0:%.*]] = arith.constant 0 : index
-// CHECK-NEXT: %unroll_trip = arith.maxsi %unroll_diff, [[C0]] : index
+// CHECK:      %unroll_start = arith.minsi %lb, %c8 : index
+// CHECK-NEXT: [[MIN1:%.*]] = arith.constant -9223372036854775807 : index
+// CHECK-NEXT: %unroll_ub_clamped = arith.maxsi %c8, [[MIN1]] : index
+// CHECK-NEXT: %unroll_group_limit = arith.subi %unroll_ub_clamped, %c1 : index
+// CHECK-NEXT: %unroll_room = arith.subi %c8, %unroll_group_limit : index
 // CHECK-NEXT: [[C2:%.*]] = arith.constant 2 : index
-// CHECK-NEXT: %unroll_main_iters = arith.floordivsi %unroll_trip, [[C2]] : index
-// CHECK-NEXT: %unroll_main_span = arith.muli %unroll_main_iters, [[C2]] : index
-// CHECK-NEXT: %unroll_main_end = arith.addi %lb, %unroll_main_span : index
+// CHECK:      %unroll_main_end = arith.addi %unroll_group_limit, %unroll_tail : index
 // CHECK-NEXT: pypto.pipeline {{%.*}} = %lb to %unroll_main_end step [[C2]] stages 1 {
-// CHECK:      %unroll_rem = arith.subi %unroll_trip, %unroll_main_trip : index
+// CHECK:      %unroll_rem = arith.subi %unroll_room, %unroll_tail : index
 // CHECK-NEXT: %unroll_rem_eq1 = arith.cmpi eq, %unroll_rem, %c1 : index
 // CHECK-NEXT: scf.if %unroll_rem_eq1 {
 // CHECK-NEXT:   pypto.tile.load %x[%unroll_main_end] {pypto.pipeline_membership = #pypto.membership<1:0>}

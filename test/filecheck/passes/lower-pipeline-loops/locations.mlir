@@ -15,9 +15,9 @@ func.func @k(%x: !pypto.tensor<1024xf32>, %n: index) {
   func.return
 }
 
-// CHECK:      %unroll_diff = arith.subi %n, %c0 : index loc("k.py":4:5)
+// CHECK:      %unroll_start = arith.minsi %c0, %n : index loc("k.py":4:5)
 // CHECK:      %c2 = arith.constant 2 : index loc("k.py":4:5)
-// CHECK:      %unroll_main_end = arith.addi %c0, %unroll_main_span : index loc("k.py":4:5)
+// CHECK:      %unroll_main_end = arith.addi %unroll_group_limit, %unroll_tail : index loc("k.py":4:5)
 // CHECK:      pypto.pipeline %i = %c0 to %unroll_main_end step %c2 stages 1 {
 // CHECK-NEXT:   %t = pypto.tile.load {{.*}} loc("k.py":5:7)
 // CHECK-NEXT:   pypto.tile.store {{.*}} loc("k.py":6:7)
