@@ -141,6 +141,9 @@ class CheckedParser(Parser):
         return op
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        if allow_implicit_module and self._current_token.kind is MLIRTokenKind.EOF:
+            # Only whitespace and comments: an empty module, as mlir-opt reads it.
+            return ModuleOp([])
         try:
             module = super().parse_module(allow_implicit_module)
         except RecursionError:
