@@ -20,6 +20,7 @@ from typing import Any
 
 import matplotlib
 from matplotlib import pyplot
+from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
 matplotlib.use("Agg")  # files only: no display needed
@@ -88,6 +89,11 @@ def plot(report: Mapping[str, Any], output: Path) -> None:
     handles, labels = axes.flat[0].get_legend_handles_labels()
     figure.legend(handles, labels, loc="lower center", ncol=3)  # pyright: ignore[reportUnknownMemberType]
     figure.tight_layout(rect=(0, 0.1, 1, 1))
+    save(figure, output)
+
+
+def save(figure: Figure, output: Path) -> None:
+    """Write `figure` to `output` without a date (reproducible files) and close it."""
     metadata = {"Date": None} if output.suffix in {".svg", ".pdf"} else None
     figure.savefig(output, metadata=metadata)  # pyright: ignore[reportUnknownMemberType]
     pyplot.close(figure)

@@ -28,7 +28,14 @@ from xdsl.utils.exceptions import PassFailedException
 
 from passes.collector import collector_paused
 from passes.diagnostics import fail
-from passes.unroll import CopyMaps, body_copies, static_bounds, unroll_by_factor
+from passes.unroll import (
+    REMAINDERS,
+    CopyMaps,
+    Remainder,
+    body_copies,
+    static_bounds,
+    unroll_by_factor,
+)
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.constants import constant_int
 from pypto_dialect.numbers import INDEX_MAX, index_misfit, integer_text
@@ -74,11 +81,18 @@ def _check_membership(op: Operation) -> None:
         )
 
 
-def _describe_copies(stages: int, trip: int | None, nested: int) -> str:
+def _describe_copies(
+    stages: int, trip: int | None, nested: int, remainder: Remainder
+) -> str:
     if trip is None:
+        rest = (
+            f"{stages * (stages - 1) // 2} in the remainder cascade"
+            if remainder == "cascade"
+            else "1 in the remainder loop"
+        )
         what = (
             f"stages {stages} with a dynamic trip count: {stages} in the main loop "
-            f"and {stages * (stages - 1) // 2} in the remainder cascade"
+            f"and {rest}"
         )
     else:
         what = f"stages {stages}, trip count {trip}"
@@ -87,7 +101,9 @@ def _describe_copies(stages: int, trip: int | None, nested: int) -> str:
     return what
 
 
-def _check_replication(op: PipelineOp, nested: int, max_copies: int) -> int:
+def _check_replication(
+    op: PipelineOp, nested: int, max_copies: int, remainder: Remainder
+) -> int:
     """
     Diagnose a lowering of `op` that would be too large or compute an index
     constant out of range, before any op is created. Returns the number of
@@ -108,19 +124,21 @@ def _check_replication(op: PipelineOp, nested: int, max_copies: int) -> int:
         )
     bounds = static_bounds(op, step)
     trip = None if bounds is None else bounds[1]
-    copies = body_copies(stages, trip) * nested
+    copies = body_copies(stages, trip, remainder) * nested
     if copies > max_copies:
         fail(
             op,
             f"lowering would create {copies} copies of the loop body "
-            f"({_describe_copies(stages, trip, nested)}), more than "
+            f"({_describe_copies(stages, trip, nested, remainder)}), more than "
             f"max-copies={max_copies}; lower `stages`, or raise the limit with "
             "lower-pipeline-loops{max-copies=N}",
         )
     return copies
 
 
-def _check_module(module: ModuleOp, max_copies: int) -> list[PipelineOp]:
+def _check_module(
+    module: ModuleOp, max_copies: int, remainder: Remainder
+) -> list[PipelineOp]:
     """
     Diagnose what would make the lowering fail or explode, inner loops first;
     return the module's pipelines in that order.
@@ -134,7 +152,9 @@ def _check_module(module: ModuleOp, max_copies: int) -> list[PipelineOp]:
         pipelines.append(op)
         nested = max(1, nested_copies.pop(op, 0))
         copies = (
-            _check_replication(op, nested, max_copies) if op.num_stages > 1 else nested
+            _check_replication(op, nested, max_copies, remainder)
+            if op.num_stages > 1
+            else nested
         )
         enclosing = next(
             (outer for outer in ancestors(op) if isinstance(outer, PipelineOp)), None
@@ -230,15 +250,21 @@ class LowerPipelinePattern(RewritePattern):
     """
 
     max_copies: int = DEFAULT_MAX_COPIES
+    remainder: Remainder = "cascade"
     tagger: MembershipTagger = field(default_factory=MembershipTagger)
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: PipelineOp, rewriter: PatternRewriter) -> None:
         if op.num_stages <= 1:
             return
-        _check_replication(op, 1, self.max_copies)
+        _check_replication(op, 1, self.max_copies, self.remainder)
         unroll_by_factor(
-            op, op.num_stages, _constant_step(op), rewriter, self.tagger.for_loop(op)
+            op,
+            op.num_stages,
+            _constant_step(op),
+            rewriter,
+            self.tagger.for_loop(op),
+            remainder=self.remainder,
         )
 
 
@@ -248,10 +274,10 @@ class LowerPipelineLoopsPass(ModulePass):
     Unroll every `pypto.pipeline` of `stages F > 1` F times, tagging the copies.
 
     Each becomes a `stages 1` main loop with step `F*step` and F copies of
-    the body, plus the remaining iterations (flattened copies for static
-    bounds, an `scf.if` cascade for dynamic ones); every tile-producing op
-    of copy k gets `(group, k)` appended to its `pypto.pipeline_membership`.
-    Idempotent.
+    the body, plus the remaining iterations (`remainder`: by default
+    flattened copies for static bounds and an `scf.if` cascade for dynamic
+    ones, or one remainder loop); every tile-producing op of copy k gets
+    `(group, k)` appended to its `pypto.pipeline_membership`. Idempotent.
     """
 
     name = "lower-pipeline-loops"
@@ -263,6 +289,14 @@ class LowerPipelineLoopsPass(ModulePass):
     before any op is created.
     """
 
+    remainder: Remainder = "cascade"
+    """
+    How the iterations after the main loop run: `cascade` (PyPTO's shape:
+    flattened copies for static bounds, an `scf.if` per possible count for
+    dynamic ones, F(F-1)/2 copies) or `loop` (one `scf.for` of the body, so
+    at most F + 1 copies; a static remainder of one iteration is flattened).
+    """
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         with collector_paused():  # see passes.collector
             self._lower(op)
@@ -272,12 +306,17 @@ class LowerPipelineLoopsPass(ModulePass):
             raise PassFailedException(
                 f"max-copies must be at least 1, got {self.max_copies}"
             )
+        if self.remainder not in REMAINDERS:
+            raise PassFailedException(
+                f"remainder must be one of {', '.join(REMAINDERS)}, "
+                f"got {self.remainder!r:.40}"
+            )
         # Diagnose first, so a failure reports the input IR, not a half-lowered
         # one. One linear walk (xDSL's walker costs the nesting depth per op:
         # cubic on a lowered cascade when the pass runs again), inner loops
         # first. The pattern alone (no GreedyRewritePatternApplier), so no DCE runs.
-        pipelines = _check_module(op, self.max_copies)
+        pipelines = _check_module(op, self.max_copies, self.remainder)
         # Each loop was checked with its nested copies: no second limit here.
-        pattern = LowerPipelinePattern(max_copies=sys.maxsize)
+        pattern = LowerPipelinePattern(sys.maxsize, self.remainder)
         for pipeline in pipelines:
             pattern.match_and_rewrite(pipeline, PatternRewriter(pipeline))

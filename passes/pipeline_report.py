@@ -308,7 +308,7 @@ def loop_figures(
     loop: LoopModel,
     copies: int,
     trip: int | None,
-    remainder: Sequence[Operation] = (),
+    remainder: Sequence[Operation] | Loop = (),
     *,
     min_iterations: int = MIN_ITERATIONS,
 ) -> Figures:
@@ -316,7 +316,8 @@ def loop_figures(
     The figures of a prepared loop whose iteration is `copies` original
     ones, and its whole-loop time over `trip` original iterations: the loop
     over `trip // copies` iterations, then `remainder` (the rest of the
-    iterations) once the loop has drained.
+    iterations: ops run once, or a loop of one copy per iteration) once the
+    loop has drained.
     """
     timeline = loop.simulate(min_iterations=min_iterations)
     if trip is None:
@@ -325,7 +326,9 @@ def loop_figures(
         note = f"over {MAX_TOTAL_ITERATIONS} iterations: not simulated"
         return Figures(timeline, copies, Whole(trip, None, note))
     time = loop.total_time(trip // copies)
-    if remainder:
+    if isinstance(remainder, Loop):
+        time += LoopModel.prepare(remainder, loop.model).total_time(trip % copies)
+    elif remainder:
         time += LoopModel.straight(remainder, loop.model).total_time(1)
     return Figures(timeline, copies, Whole(trip, time))
 
@@ -335,9 +338,9 @@ def lowered_figures(
 ) -> Figures:
     """The figures of the loop `pipeline` became, with its remainder copies."""
     copies = _copies(pipeline, lowered)
-    remainder: Sequence[Operation] = ()
+    remainder: Sequence[Operation] | Loop = ()
     if trip is not None and trip % copies:
-        remainder = remainder_ops(lowered, trip % copies)
+        remainder = remainder_loop(lowered) or remainder_ops(lowered, trip % copies)
     return loop_figures(LoopModel.prepare(lowered, model), copies, trip, remainder)
 
 
@@ -364,6 +367,20 @@ def remainder_ops(lowered: Loop, count: int) -> Sequence[Operation]:
     if group is not None or not isinstance(op, scf.IfOp):
         return following[:tagged]
     return _cascade_branch(op, count)
+
+
+def remainder_loop(lowered: Loop) -> scf.ForOp | None:
+    """
+    The `scf.for` that runs the iterations after the main loop `lowered`
+    (`lower-pipeline-loops{remainder=loop}`): the next loop of the block
+    with `lowered`'s location, if only index arithmetic comes between.
+    """
+    op = lowered.next_op
+    while isinstance(op, arith.ConstantOp):
+        op = op.next_op
+    if isinstance(op, scf.ForOp) and op.location == lowered.location:
+        return op
+    return None
 
 
 def _cascade_branch(branch: scf.IfOp, count: int) -> Sequence[Operation]:

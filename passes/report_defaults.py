@@ -26,3 +26,15 @@ def max_stages_problem(max_stages: int) -> str | None:
         f"the advisor tries 1 to {MAX_ADVISED_STAGES} stages (its work grows as "
         f"the square of the largest), got {integer_text(max_stages)}"
     )
+
+
+STRATEGIES: tuple[tuple[str, str], ...] = (
+    ("cascade", "lower-pipeline-loops{remainder=cascade}"),
+    ("loop", "lower-pipeline-loops{remainder=loop}"),
+)
+"""
+The strategies that lower a pipeline, by name: the passes that do it.
+`pypto-report --strategies` runs each followed by `canonicalize-io-order`,
+`python -m bench.remainder` times each; a new strategy (the slots of
+`lower-pipeline-to-slots`, run before `lower-pipeline-loops`) is one more entry.
+"""

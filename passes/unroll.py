@@ -1,22 +1,24 @@
 """
 Unrolling a `pypto.pipeline` by a factor, the mechanism of
 `lower-pipeline-loops` (like MLIR's `loopUnrollByFactor`): a main loop whose
-body holds F copies of the original body, then the remaining iterations:
-flattened copies for static bounds, an `scf.if` cascade for dynamic ones,
-with the iter_args threaded through all of them. It knows nothing of
-membership tags or groups: an `annotate` callback sees every region of
-copies it builds.
+body holds F copies of the original body, then the remaining iterations,
+in one of two shapes (`Remainder`): flattened copies for static bounds and
+an `scf.if` cascade for dynamic ones (`cascade`), or one `scf.for` of the
+original body (`loop`); the iter_args are threaded through all of them. It
+knows nothing of membership tags or groups: an `annotate` callback sees
+every region of copies it builds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from typing import Literal, get_args
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.core import OpT
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -38,8 +40,20 @@ body itself (its map is empty), as in MLIR's `loopUnrollByFactor`.
 Annotate = Callable[[CopyMaps], None]
 """
 Called once per region of copies (the main loop's body, the static
-remainder, each branch of the cascade), in the order they are built.
+remainder, each branch of the cascade, the body of the remainder loop), in
+the order they are built.
 """
+
+Remainder = Literal["cascade", "loop"]
+"""
+How the iterations after the main loop run. `cascade` (PyPTO's shape):
+flattened copies for static bounds, an `scf.if` per possible count for
+dynamic ones, F(F-1)/2 copies in all. `loop`: one `scf.for` of the
+original body from the main loop's end to the upper bound, one copy; a
+static remainder of a single iteration is that copy, flattened.
+"""
+REMAINDERS: tuple[Remainder, ...] = get_args(Remainder)
+"""The values of `Remainder`."""
 
 
 def static_bounds(loop: PipelineOp, step: int) -> tuple[int, int] | None:
@@ -50,16 +64,19 @@ def static_bounds(loop: PipelineOp, step: int) -> tuple[int, int] | None:
     return lb, max(0, -((lb - ub) // step))
 
 
-def body_copies(factor: int, trip: int | None) -> int:
+def body_copies(factor: int, trip: int | None, remainder: Remainder) -> int:
     """
     How many copies of the body unrolling by `factor` creates: F in the main
-    loop's body (if it runs) plus the flattened remainder for a static trip
-    count, or F plus the F(F-1)/2 of the `scf.if` cascade for a dynamic one.
+    loop's body (if it runs), plus for a static trip count the flattened
+    remainder (`cascade`) or at most one (`loop`), and for a dynamic one the
+    F(F-1)/2 of the `scf.if` cascade or the one of the remainder loop.
     """
     if trip is None:
-        return factor + factor * (factor - 1) // 2
-    main_iters, remainder = divmod(trip, factor)
-    return (factor if main_iters else 0) + remainder
+        return factor + (factor * (factor - 1) // 2 if remainder == "cascade" else 1)
+    main_iters, left = divmod(trip, factor)
+    if remainder == "loop":
+        left = min(left, 1)
+    return (factor if main_iters else 0) + left
 
 
 def unroll_by_factor(
@@ -68,15 +85,17 @@ def unroll_by_factor(
     step: int,
     rewriter: PatternRewriter,
     annotate: Annotate,
+    *,
+    remainder: Remainder = "cascade",
 ) -> None:
     """
     Replace `loop`, whose step is the positive constant `step`, by a
     `stages 1` main loop with step `factor * step` and F copies of the body,
-    followed by the remaining iterations. The caller checks that
-    `factor * step` fits the index type (`body_copies` says how large the
-    result is). A loop that never runs becomes an `scf.for`.
+    followed by the remaining iterations, shaped as `remainder` says. The
+    caller checks that `factor * step` fits the index type (`body_copies`
+    says how large the result is). A loop that never runs becomes an `scf.for`.
     """
-    unrolling = _Unrolling(loop, factor, step, rewriter, annotate)
+    unrolling = _Unrolling(loop, factor, step, rewriter, annotate, remainder=remainder)
     bounds = static_bounds(loop, step)
     if bounds is None:
         unrolling.unroll_dynamic()
@@ -100,7 +119,7 @@ def _with_suffix(name: str | None, suffix: str) -> str | None:
 class _Unrolling:
     """
     The unrolling of one loop: the bounds arithmetic, the main loop, the
-    remainder, and the body copies. New scalars go right before the loop;
+    remainder (`Remainder`), and the body copies. New scalars go right before the loop;
     the loop is replaced at the end. Every op it creates has the loop's
     location (copies keep their own).
     """
@@ -112,12 +131,15 @@ class _Unrolling:
         step: int,
         rewriter: PatternRewriter,
         annotate: Annotate,
+        *,
+        remainder: Remainder,
     ):
         self.loop = loop
         self.factor = factor
         self.step = step
         self.rewriter = rewriter
         self.annotate = annotate
+        self.remainder = remainder
 
         block = loop.body.block
         terminator = block.last_op
@@ -236,24 +258,31 @@ class _Unrolling:
         return rewriter.insert(main)
 
     def unroll_static(self, lb: int, trip: int) -> None:
-        """A main loop over whole groups of F iterations, then flattened copies."""
+        """
+        A main loop over whole groups of F iterations, then the rest: flattened
+        copies, or a loop of them when there are two or more (`loop`).
+        """
         if trip == 0:
             demote_to_scf_for(self.loop, self.rewriter)
             return
         main_iters, remainder = divmod(trip, self.factor)
+        # main_end lies in [lb, ub): no overflow.
         main_end = lb + main_iters * self.factor * self.step
         results: Sequence[SSAValue] = self.loop.iter_args
         if main_iters:
             # Without a remainder the main loop stops exactly where the original did.
             main_ub = self.constant(main_end) if remainder else self.loop.ub
             results = self.emit_main_loop(main_ub, remainder_follows=remainder > 0).res
-        if remainder:
+        if remainder > 1 and self.remainder == "loop":
+            results = self.emit_remainder_loop(self.constant(main_end), results)
+        elif remainder:
             results = self.emit_copies(self.rewriter, main_end, results, remainder)
         self.rewriter.replace(self.loop, (), results)
 
     def unroll_dynamic(self) -> None:
         """
-        A main loop with a runtime end, then an `scf.if` cascade on the rest.
+        A main loop with a runtime end, then the rest: an `scf.if` cascade on
+        the count of iterations left, or a loop from the main loop's end.
         The bounds may be any `index` values, so no op may overflow: the
         difference `ub - lb` (up to 2^64 - 1) is never computed. Instead, with
         m = F*step and K = (F-1)*step (both fit, as `factor * step` does):
@@ -300,6 +329,9 @@ class _Unrolling:
             rewriter, arith.AddiOp(limit, tail), "unroll_main_end"
         )
         main = self.emit_main_loop(main_end, remainder_follows=True)
+        if self.remainder == "loop":
+            rewriter.replace(loop, (), self.emit_remainder_loop(main_end, main.res))
+            return
         remainder = self.insert_named(
             rewriter,
             arith.SubiOp(room, tail),
@@ -337,6 +369,32 @@ class _Unrolling:
             rewriter, arith.MuliOp(wraps, self.constant(modulus)), f"{name}_shift"
         )
         return self.insert_named(rewriter, arith.SubiOp(value, shift), f"{name}_mod")
+
+    def emit_remainder_loop(
+        self, start: SSAValue, carried: Sequence[SSAValue]
+    ) -> Sequence[SSAValue]:
+        """
+        An `scf.for` from `start` to the loop's upper bound with its step,
+        seeded with `carried`, whose body is one copy of the original body
+        (one region); returns its results, named as the loop's.
+        """
+        block = Block(arg_types=[arg.type for arg in self.body_args])
+        for new, old in zip(block.args, self.body_args, strict=True):
+            new.name_hint = old.name_hint
+        mapper: dict[SSAValue, SSAValue] = dict(
+            zip(self.body_args, block.args, strict=True)
+        )
+        block.add_ops(clone_op(body_op, mapper) for body_op in self.body_ops)
+        block.add_op(
+            self.located(scf.YieldOp(*(mapper.get(v, v) for v in self.yielded)))
+        )
+        self.annotate([mapper])
+        remainder = self.located(
+            scf.ForOp(start, self.loop.ub, self.loop.step, carried, Region(block))
+        )
+        for new, old in zip(remainder.res, self.loop.res, strict=True):
+            new.name_hint = old.name_hint
+        return self.rewriter.insert(remainder).res
 
     def emit_cascade(
         self,

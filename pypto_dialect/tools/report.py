@@ -162,7 +162,11 @@ _trip_count.__name__ = "int"  # argparse names the type in "invalid int value"
 
 def _report(options: argparse.Namespace) -> int:
     from passes.analysis.engines import default_costs_text
-    from passes.pipeline_report import StagesAdvisor, report_json, run_report
+    from passes.pipeline_report import (
+        StagesAdvisor,
+        report_json,
+        run_report,
+    )
     from passes.pipeline_report_text import (
         render_advice,
         render_report,

@@ -20,6 +20,7 @@ from xdsl.utils.comparisons import to_signed
 from xdsl.utils.exceptions import InterpretationError, PassFailedException
 
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.unroll import REMAINDERS, Remainder
 from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import run_kernel
 from pypto_dialect.numbers import INDEX_BITS, INDEX_MAX, INDEX_MIN
@@ -90,10 +91,11 @@ def counting_kernel(lb: str, ub: str, step: int, stages: int) -> str:
     """
 
 
-def lowered(source: str) -> ModuleOp:
+def lowered(source: str, remainder: Remainder = "cascade") -> ModuleOp:
     module = Parser(pypto_context(), source).parse_module()
     module.verify()
-    apply_checked(LowerPipelineLoopsPass(), pypto_context(), module)
+    lower = LowerPipelineLoopsPass(remainder=remainder)
+    apply_checked(lower, pypto_context(), module)
     return module
 
 
@@ -124,9 +126,11 @@ def check_run(module: ModuleOp, lb: int, ub: int, step: int) -> None:
     assert tuple(map(int, run.results)) == (trip, last), (lb, ub, step)
 
 
+@pytest.mark.parametrize("remainder", REMAINDERS)
 @pytest.mark.parametrize(("step", "stages"), STEPS_AND_STAGES)
-def test_dynamic_bounds_at_the_extremes(step: int, stages: int):
-    module = lowered(counting_kernel("%lb_arg", "%ub_arg", step, stages))
+def test_dynamic_bounds_at_the_extremes(step: int, stages: int, remainder: Remainder):
+    source = counting_kernel("%lb_arg", "%ub_arg", step, stages)
+    module = lowered(source, remainder)
     for lb, ub in itertools.product(EXTREMES, repeat=2):
         check_run(module, lb, ub, step)
 
@@ -134,12 +138,15 @@ def test_dynamic_bounds_at_the_extremes(step: int, stages: int):
 @pytest.mark.parametrize(
     ("lb", "ub", "stages"), [(INDEX_MAX, INDEX_MIN + 1, 3), (1, INDEX_MIN, 2)]
 )
-def test_empty_loops_at_the_extremes_stay_empty(lb: int, ub: int, stages: int):
+@pytest.mark.parametrize("remainder", REMAINDERS)
+def test_empty_loops_at_the_extremes_stay_empty(
+    lb: int, ub: int, stages: int, remainder: Remainder
+):
     """
     The issue's cases: `ub - lb` wrapped to 2 (a remainder of 2 iterations
     ran) and to 2^63 - 1 (a main loop of 4.6e18 iterations).
     """
-    module = lowered(counting_kernel("%lb_arg", str(ub), 1, stages))
+    module = lowered(counting_kernel("%lb_arg", str(ub), 1, stages), remainder)
     run = run_kernel(module, "kernel", {"lb_arg": lb, "ub_arg": 0})
     assert tuple(map(int, run.results)) == (0, 0)
 
@@ -147,13 +154,15 @@ def test_empty_loops_at_the_extremes_stay_empty(lb: int, ub: int, stages: int):
 STATIC_EXTREMES = (INDEX_MIN, INDEX_MIN + 1, -1, 0, INDEX_MAX - 1, INDEX_MAX)
 
 
+@pytest.mark.parametrize("remainder", REMAINDERS)
 @pytest.mark.parametrize("stages", (2, 3))
 @pytest.mark.parametrize("step", (1, 2**61 + 1))
-def test_static_bounds_at_the_extremes(step: int, stages: int):
+def test_static_bounds_at_the_extremes(step: int, stages: int, remainder: Remainder):
     for lb, ub in itertools.product(STATIC_EXTREMES, repeat=2):
         if trip_count(lb, ub, step) > BUDGET:
             continue  # flattened copies: the lowering would refuse, or be huge
-        module = lowered(counting_kernel(str(lb), str(ub), step, stages))
+        source = counting_kernel(str(lb), str(ub), step, stages)
+        module = lowered(source, remainder)
         check_run(module, lb, ub, step)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from io import StringIO
 from pathlib import Path
 
@@ -14,10 +15,12 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException
 
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.unroll import REMAINDERS, Remainder, body_copies
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import find_kernel, parameter_names, run_kernel
 from pypto_dialect.pipeline import PipelineOp
+from pypto_dialect.walks import walk_ops
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.mlir"))
 
@@ -34,8 +37,8 @@ def print_ir(module: ModuleOp, *, generic: bool = False) -> str:
     return stream.getvalue()
 
 
-def lower(module: ModuleOp) -> ModuleOp:
-    apply_checked(LowerPipelineLoopsPass(), pypto_context(), module)
+def lower(module: ModuleOp, remainder: Remainder = "cascade") -> ModuleOp:
+    apply_checked(LowerPipelineLoopsPass(remainder=remainder), pypto_context(), module)
     return module
 
 
@@ -48,11 +51,12 @@ def test_examples_lower_verify_and_round_trip(path: Path):
     assert print_ir(parse(print_ir(parse(lowered), generic=True))) == lowered
 
 
+@pytest.mark.parametrize("remainder", REMAINDERS)
 @pytest.mark.parametrize("path", EXAMPLES, ids=[path.stem for path in EXAMPLES])
-def test_examples_idempotent(path: Path):
-    once = lower(parse(path.read_text()))
+def test_examples_idempotent(path: Path, remainder: Remainder):
+    once = lower(parse(path.read_text()), remainder)
     printed = print_ir(once)
-    assert print_ir(lower(once)) == printed
+    assert print_ir(lower(once, remainder)) == printed
 
 
 def test_api_tags_copies():
@@ -163,24 +167,28 @@ def expected(lb: int, ub: int, step: int) -> tuple[int, int]:
 BOUNDS = [(lb, lb + extent) for lb in (-3, 5) for extent in range(-2, 12)]
 
 
+@pytest.mark.parametrize("remainder", REMAINDERS)
 @pytest.mark.parametrize("stages", [2, 3, 4])
 @pytest.mark.parametrize("step", [1, 2, 3])
-def test_dynamic_bounds_keep_results(step: int, stages: int):
-    lowered = lower(parse(hash_kernel(None, None, step, stages)))
+def test_dynamic_bounds_keep_results(step: int, stages: int, remainder: Remainder):
+    lowered = lower(parse(hash_kernel(None, None, step, stages)), remainder)
     for lb, ub in BOUNDS:
         assert run(lowered, lb, ub) == expected(lb, ub, step), (lb, ub)
 
 
+@pytest.mark.parametrize("remainder", REMAINDERS)
 @pytest.mark.parametrize("stages", [2, 3, 4])
 @pytest.mark.parametrize("step", [1, 3])
-def test_static_bounds_keep_results(step: int, stages: int):
+def test_static_bounds_keep_results(step: int, stages: int, remainder: Remainder):
     for lb, ub in BOUNDS:
         module = parse(hash_kernel(lb, ub, step, stages))
         assert run(module, 0, 0) == expected(lb, ub, step)
-        assert run(lower(module), 0, 0) == expected(lb, ub, step), (lb, ub)
+        lowered = lower(module, remainder)
+        assert run(lowered, 0, 0) == expected(lb, ub, step), (lb, ub)
 
 
-def test_nested_pipelines_keep_results():
+@pytest.mark.parametrize("remainder", REMAINDERS)
+def test_nested_pipelines_keep_results(remainder: Remainder):
     source = """
     func.func @kernel(%n: index, %m: index) -> index {
       %c0 = arith.constant 0 : index
@@ -202,10 +210,56 @@ def test_nested_pipelines_keep_results():
     }
     """
     original = parse(source)
-    lowered = lower(parse(source))
+    lowered = lower(parse(source), remainder)
     for n in range(-1, 9):
         for m in (-2, 0, 1):
             assert run(lowered, n, m) == run(original, n, m), (n, m)
+
+
+def marked_kernel(stages: int, trip: int | None) -> str:
+    """
+    A loop whose body is one `arith.xori`, from 0 to `trip` (None: to the
+    argument `%n`): the lowering's output holds one `arith.xori` per copy.
+    """
+    ub = "%n" if trip is None else "%ub"
+    return f"""
+    func.func @kernel(%n: index) {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %ub = arith.constant {trip or 0} : index
+      pypto.pipeline %i = %c0 to {ub} step %c1 stages {stages} {{
+        %marked = arith.xori %i, %c1 : index
+      }}
+      func.return
+    }}
+    """
+
+
+@pytest.mark.parametrize("remainder", REMAINDERS)
+@pytest.mark.parametrize("trip", [None, 0, 1, 2, 3, 7, 8, 9, 15, 63, 64, 65])
+@pytest.mark.parametrize("stages", [2, 3, 8, 16, 64])
+def test_body_copies_counts_the_copies_emitted(
+    stages: int, trip: int | None, remainder: Remainder
+):
+    """
+    `body_copies` (what `max-copies` limits) is the number of copies of the
+    body in the output; with `remainder=loop`, at most F + 1 (the issue's target).
+    """
+    module = parse(marked_kernel(stages, trip))
+    unlimited = LowerPipelineLoopsPass(max_copies=4096, remainder=remainder)
+    apply_checked(unlimited, pypto_context(), module)
+    copies = Counter(op.name for op in walk_ops(module))["arith.xori"]
+    # trip 0: the loop, demoted, keeps its body; no copy is made
+    assert copies == (body_copies(stages, trip, remainder) if trip != 0 else 1)
+    if remainder == "loop":
+        assert copies <= stages + 1
+
+
+def test_api_bad_remainder_raises_diagnostic():
+    module = parse(marked_kernel(2, None))
+    bad = LowerPipelineLoopsPass(remainder="tail")  # pyright: ignore[reportArgumentType]
+    with pytest.raises(PassFailedException, match="one of cascade, loop, got 'tail'"):
+        bad.apply(pypto_context(), module)
 
 
 def test_copy_zero_of_the_main_loop_is_the_original_body():

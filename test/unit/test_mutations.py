@@ -24,7 +24,9 @@ not before, or differs, is a silent wrong result (`WrongResult`).
 The outcomes are hypothesis events (`--hypothesis-show-statistics`): the
 step that reported a diagnostic (`unreadable`, `parse error`, `verify
 error`), else whether the kernel ran, the export, and for each chain
-(`chained:` both passes, `alone:` canonicalize-io-order alone) `accepted`
+(`chained:` both passes, `remainder loop:` both with
+`lower-pipeline-loops{remainder=loop}`, `alone:` canonicalize-io-order
+alone) `accepted`
 (`, same results` when checked against a run) or the pass that reported one.
 
 A hypothesis run stops at its first failure; to count failures over a long
@@ -76,6 +78,7 @@ from pypto_dialect.source_text import UnreadableInput, decode_source
 
 CONTEXT = pypto_context()
 LOWER = LowerPipelineLoopsPass()
+LOWER_WITH_LOOP = LowerPipelineLoopsPass(remainder="loop")
 CANONICALIZE = CanonicalizeIOOrderPass()
 DIAGNOSTICS = (ParseError, DiagnosticException)
 
@@ -278,10 +281,12 @@ def run_mutant(mutant: Mutant) -> list[str]:
         "run: " + ("ran" if reference is not None else "run-time error"),
         f"export: {export_round_trip(module, reference)}",
     ]
-    alone = module.clone()
+    alone, with_loop = module.clone(), module.clone()
+    chain_with_loop = (LOWER_WITH_LOOP, CANONICALIZE)
     return [
         *outcomes,
         f"chained: {run_passes(module, (LOWER, CANONICALIZE), reference)}",
+        f"remainder loop: {run_passes(with_loop, chain_with_loop, reference)}",
         f"alone: {run_passes(alone, (CANONICALIZE,), reference)}",
     ]
 

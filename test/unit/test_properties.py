@@ -66,6 +66,7 @@ pytestmark = pytest.mark.slow
 
 CONTEXT = pypto_context()
 LOWER = LowerPipelineLoopsPass()
+LOWER_WITH_LOOP = LowerPipelineLoopsPass(remainder="loop")
 CANONICALIZE = CanonicalizeIOOrderPass()
 SEEDS = st.integers(0, 2**32 - 1)
 """Seeds of the random inputs."""
@@ -149,10 +150,10 @@ class Differences(NamedTuple):
 NONE = Differences([], [])
 
 
-def lower(run: Run, *, round_trip: bool = True) -> None:
-    """Apply `lower-pipeline-loops` and check every property."""
-    assert run.apply(LOWER, copy_violations) == NONE
-    check_output(LOWER, run.module, round_trip=round_trip)
+def lower(run: Run, *, round_trip: bool = True, pass_: ModulePass = LOWER) -> None:
+    """Apply `lower-pipeline-loops` (`pass_`) and check every property."""
+    assert run.apply(pass_, copy_violations) == NONE
+    check_output(pass_, run.module, round_trip=round_trip)
 
 
 def canonicalize(run: Run) -> None:
@@ -172,6 +173,13 @@ def canonicalize(run: Run) -> None:
 @given(kernels(), SEEDS)
 def test_lower_pipeline_loops(kernel: GeneratedKernel, seed: int):
     lower(Run(kernel, seed))
+
+
+@given(kernels(), SEEDS)
+def test_lower_pipeline_loops_with_a_remainder_loop(kernel: GeneratedKernel, seed: int):
+    run = Run(kernel, seed)
+    lower(run, pass_=LOWER_WITH_LOOP)
+    canonicalize(run)
 
 
 @given(kernels(max_stages=1), SEEDS)

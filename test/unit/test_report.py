@@ -512,3 +512,27 @@ def test_plot_png_is_wide_and_svg_has_titles(
     assert "(bottleneck)" in text and "steady state" in text
     sizes = [float(size) for size in re.findall(r"font-size: ([0-9.]+)px", text)]
     assert sizes and min(sizes) >= 12
+
+
+@pytest.mark.parametrize("remainder", ["cascade", "loop"])
+def test_whole_loop_time_counts_the_remainder(remainder: str):
+    """The remainder after the main loop, copies or a loop, adds to the whole-loop time."""
+    from bench.remainder import KERNEL
+
+    ctx = pypto_context()
+    module = parse_module(ctx, KERNEL.format(stages=4), "add_one")
+    spec = f"lower-pipeline-loops{{remainder={remainder}}},canonicalize-io-order"
+    times = {
+        trip: pipeline_report.run_report(
+            ctx,
+            module,
+            pipeline_report.default_costs(),
+            pipeline_report.pass_pipeline(spec),
+            trip=trip,
+        )[0].after
+        for trip in (8, 10)
+    }
+    after_8, after_10 = times[8], times[10]
+    assert after_8 is not None and after_10 is not None
+    assert after_8.whole.time is not None and after_10.whole.time is not None
+    assert after_10.whole.time > after_8.whole.time
