@@ -17,24 +17,54 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
 
 from xdsl.context import Context
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.utils.exceptions import PassFailedException
+from xdsl.utils.str_enum import StrEnum
 
 from passes.analysis import DependenceGraph, OpSummaries
+from passes.analysis.engines import (
+    CostModel,
+    CostTableError,
+    default_costs,
+    load_costs,
+)
 from passes.analysis.graph import schedulable_ops
 from passes.analysis.order_check import keeps_dependences
+from passes.analysis.timeline import Loop
 from passes.collector import collector_paused
 from passes.demote import demote_to_scf_for
 from passes.diagnostics import fail
 from passes.explain import describe_block, explain_order
 from passes.io_order_policy import rotate_acc_stages, schedule_keys
+from passes.order_engine import engine_keys, prefetch_distance
+from passes.order_model import BodyModel
+from passes.order_modelled import Candidate, choose_order
 from passes.scheduling import move_into_order, priority_order, sorted_order
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
+
+
+class IOOrder(StrEnum):
+    """The orders of `canonicalize-io-order` (its option `order`)."""
+
+    CATEGORY = "category"
+    """Scalars, loads, then compute and store per stage: PyPTO's order (the default)."""
+    ENGINE = "engine"
+    """Tiers by engine, loads a bounded distance ahead (`passes.order_engine`)."""
+    MODELLED = "modelled"
+    """The fastest of several candidates on the schedule model (`passes.order_modelled`)."""
+
+
+_bundled_costs = cache(default_costs)
+"""The bundled cost table, read once (a `CostModel` is immutable)."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +76,9 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     """
 
     explain: bool = False
+    order: IOOrder = IOOrder.CATEGORY
+    costs: CostModel | None = None
+    """The schedule model of the `engine` and `modelled` orders (default: the bundled table)."""
     summaries: OpSummaries = field(default_factory=OpSummaries)
     """
     Memoized across the blocks of a nest, which are analysed inside out: valid
@@ -53,6 +86,9 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     """
     footprints: OpSummaries = field(default_factory=lambda: OpSummaries(windows=False))
     """What the ops touch, without windows (`keeps_dependences`); memoized as `summaries`."""
+
+    def _model(self) -> CostModel:
+        return self.costs if self.costs is not None else _bundled_costs()
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not op.regions or (pipeline := closest(op, PipelineOp)) is None:
@@ -66,18 +102,32 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     ) -> None:
         ops = schedulable_ops(block)
         policy = pipeline.policy
-        keys = schedule_keys(ops, policy)
+        keys: Sequence[Any] = schedule_keys(ops, policy)
+        if self.order is IOOrder.ENGINE:
+            keys = engine_keys(ops, policy, prefetch_distance(ops, self._model()))
         # The keys' order, when it keeps every dependence, is the priority
         # order: most copied bodies need no dependence graph.
         order = sorted_order(keys)
         in_place = list(range(len(ops)))
         graph = None
-        if self.explain or (
-            order != in_place
-            and not keeps_dependences(ops, order, self.summaries, self.footprints)
+        loop = _body_of(block) if self.order is IOOrder.MODELLED and ops else None
+        if (
+            self.explain
+            or loop is not None
+            or (
+                order != in_place
+                and not keeps_dependences(ops, order, self.summaries, self.footprints)
+            )
         ):
             graph = DependenceGraph.build(block, self.summaries)
             order = priority_order(graph, keys)
+        choice = None
+        if loop is not None and graph is not None:
+            body = BodyModel.prepare(loop, self._model())
+            choice = choose_order(
+                body, graph, policy, Candidate("category", tuple(order), keys)
+            )
+            order, keys = list(choice.chosen.order), choice.chosen.keys
         moved = (
             move_into_order(block, ops, order, rewriter, report=self.explain)
             if order != in_place
@@ -85,13 +135,35 @@ class CanonicalizeIOOrderPattern(RewritePattern):
         )
         if policy.double_buffer_acc:
             rotate_acc_stages(ops, rewriter)
-        if (
-            self.explain
-            and graph is not None
-            and (lines := explain_order(graph, keys, order, moved))
-        ):
+        if not self.explain or graph is None:
+            return
+        lines = [
+            *(choice.explain() if choice is not None else ()),
+            *explain_order(graph, keys, order, moved),
+        ]
+        if lines:
             header = f"canonicalize-io-order: {describe_block(block)}:"
             print(header, *lines, sep="\n", file=sys.stderr)
+
+
+def _body_of(block: Block) -> Loop | None:
+    """The loop whose body `block` is, if it is one."""
+    owner = block.parent_op()
+    if isinstance(owner, scf.ForOp | PipelineOp) and owner.body.block is block:
+        return owner
+    return None
+
+
+def _parse_order(text: str) -> IOOrder:
+    """The `order` option's value, or a diagnostic naming the known ones."""
+    try:
+        return IOOrder(text)
+    except ValueError:
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        known = ", ".join(order.value for order in IOOrder)
+        raise PassFailedException(
+            f"canonicalize-io-order: unknown order '{shown}' (known: {known})"
+        ) from None
 
 
 def check_lowered(pipelines: Sequence[PipelineOp]) -> None:
@@ -126,19 +198,37 @@ class CanonicalizeIOOrderPass(ModulePass):
     name = "canonicalize-io-order"
 
     explain: bool = False
-    """Print to stderr, per block, each op that moved or that a dependence held back."""
+    """
+    Print to stderr, per block, each op that moved or that a dependence held
+    back; with `order=modelled`, the candidates and their modelled times.
+    """
+    order: str = IOOrder.CATEGORY.value
+    """`category` (PyPTO's), `engine` or `modelled`: see the pass's page."""
+    costs: str = ""
+    """A JSON cost table for `engine` and `modelled` (default: the bundled one)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        order = _parse_order(self.order)
+        model = None
+        if self.costs:
+            try:
+                model = load_costs(self.costs)
+            except CostTableError as error:
+                raise PassFailedException(
+                    f"canonicalize-io-order: {error.where(self.costs)}: {error.message}"
+                ) from None
         with collector_paused():  # see passes.collector
-            self._canonicalize(op)
+            self._canonicalize(op, order, model)
 
-    def _canonicalize(self, op: ModuleOp) -> None:
+    def _canonicalize(
+        self, op: ModuleOp, order: IOOrder, model: CostModel | None
+    ) -> None:
         # One linear walk (not xDSL's walker, whose walk costs the nesting
         # depth per op): the blocks inner first, as the pattern expects.
         ops = [nested for top in op.ops for nested in ops_with_regions(top)]
         pipelines = [nested for nested in ops if isinstance(nested, PipelineOp)]
         check_lowered(pipelines)
-        pattern = CanonicalizeIOOrderPattern(self.explain)
+        pattern = CanonicalizeIOOrderPattern(self.explain, order, model)
         for nested in ops:
             pattern.match_and_rewrite(nested, PatternRewriter(nested))
         for pipeline in pipelines:

@@ -114,7 +114,7 @@ def move_into_order(
     ordered = [ops[index] for index in order]
     if block.last_op is not ops[-1]:
         ordered.append(cast(Operation, block.last_op))  # the terminator stays last
-    _relink(block, ordered)
+    relink(block, ordered)
     rewriter.has_done_action = True
     if not (report or rewriter.operation_insertion_handler):
         return []
@@ -125,7 +125,7 @@ def move_into_order(
     return moved
 
 
-def _relink(block: Block, ordered: Sequence[Operation]) -> None:
+def relink(block: Block, ordered: Sequence[Operation]) -> None:
     """
     Make `ordered`, a permutation of the ops of `block`, its op list. Set
     on xDSL's fields directly, as `Block` does (detaching and inserting each

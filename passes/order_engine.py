@@ -1,0 +1,133 @@
+"""
+The `engine` order of `canonicalize-io-order`: tiers by the engine an op runs
+on, with loads hoisted a bounded distance ahead of their stage.
+
+Only ops on the load engine (MTE2: `tile.load`) move ahead. Every other op
+that is not pure scalar arithmetic stays with its stage: `read` / `write`
+with the tile they access, `extract` / `move` out of `mat` (MTE1) with the
+compute they feed, so an engine's queue is never reordered against the
+arrival of its data. The load of stage `s + D` goes just before the compute
+of stage `s`; the distance `D` (`prefetch_distance`) is the smallest of the
+stages, the load latency over the initiation interval, the event budget and
+the buffer budget. The key of an op is
+
+    (0,)                                     scalar arithmetic
+    (1, stage - D, 0)                        a load
+    (1, stage, 1)                            compute (and a store without overlap)
+    (1, stage, 2)                            a store
+
+with `stage` the op's effective membership, innermost stage first (chunked
+as in the `category` order under `double_buffer_acc`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from xdsl.ir import Operation
+
+from passes.analysis.engines import CostModel, Engine, engine_of, op_cost, tile_bytes
+from passes.io_order_policy import (
+    Category,
+    ScheduleKey,
+    classify,
+    effective_membership,
+)
+from pypto_dialect.attributes import StagePair
+from pypto_dialect.pipeline import PipelinePolicy
+from pypto_dialect.types import MemorySpace, TileType
+
+EVENTS_PER_PAIR = 8
+"""
+Sync events one ordered pair of engines can have outstanding (event ids 0-7
+per pipe pair): a load of stage `s + D` waited for by the compute of stage
+`s + D` holds one from its issue, so at most this many stages are in flight.
+"""
+
+_SCALAR = ScheduleKey(0, (), 0, ())
+_LOAD, _COMPUTE, _STORE = 0, 1, 2
+
+
+def is_load(op: Operation) -> bool:
+    """An op on the load engine (MTE2): the only ops the `engine` order hoists."""
+    return not op.regions and engine_of(op) is Engine.MTE2
+
+
+def copies(ops: Sequence[Operation]) -> int:
+    """The distinct innermost stages of the ops' memberships (1 at least)."""
+    return max(
+        1, len({stage[0][1] for op in ops if (stage := effective_membership(op))})
+    )
+
+
+def engine_keys(
+    ops: Sequence[Operation], policy: PipelinePolicy, distance: int
+) -> list[ScheduleKey]:
+    """The key of each of `ops` in the `engine` order with prefetch `distance`."""
+    keys: list[ScheduleKey] = []
+    for op in ops:
+        category = classify(op, overlap_stores=policy.overlap_stores)
+        if category is Category.SCALAR_COMPUTE:
+            keys.append(_SCALAR)
+            continue
+        stage = effective_membership(op)
+        if is_load(op):
+            sub = _LOAD
+            if stage:
+                (group, innermost), *outer = stage
+                stage = ((group, max(0, innermost - distance)), *outer)
+        else:
+            sub = _STORE if category is Category.STORE else _COMPUTE
+        keys.append(_key(stage, sub, policy.double_buffer_acc))
+    return keys
+
+
+def _key(
+    stage: tuple[StagePair, ...], sub: int, double_buffer_acc: bool
+) -> ScheduleKey:
+    if double_buffer_acc:
+        innermost = stage[0][1] if stage else -1
+        return ScheduleKey(1, (innermost // 2,), sub, (innermost,))
+    return ScheduleKey(1, tuple(n for pair in stage for n in pair), sub, ())
+
+
+def prefetch_distance(ops: Sequence[Operation], model: CostModel) -> int:
+    """
+    How many stages ahead the `engine` order issues loads: at most the stages
+    less one, the longest load's duration over the initiation interval of one
+    stage (more hides no more latency), `EVENTS_PER_PAIR - 1`, and the stages
+    whose loads fit in their memory space at once.
+    """
+    stages = copies(ops)
+    if stages == 1:
+        return 0
+    busy: dict[Engine, float] = {}
+    longest_load = 0.0
+    loaded: dict[tuple[int, MemorySpace], int] = {}
+    for op in ops:
+        cost = op_cost(op, model)
+        for engine, time in cost.busy.items():
+            busy[engine] = busy.get(engine, 0.0) + time
+        if not is_load(op):
+            continue
+        longest_load = max(longest_load, cost.duration)
+        stage = effective_membership(op)
+        for result in op.results:
+            if isinstance(tile := result.type, TileType):
+                key = (stage[0][1] if stage else 0, tile.memory_space)
+                loaded[key] = loaded.get(key, 0) + tile_bytes(tile)
+    interval = max(busy.values(), default=0.0) / stages
+    latency = stages - 1 if interval == 0 else math.ceil(longest_load / interval)
+    per_stage: dict[MemorySpace, int] = {}
+    for (_, space), size in loaded.items():
+        per_stage[space] = max(per_stage.get(space, 0), size)
+    buffers = min(
+        (
+            model.capacities[space] // size - 1
+            for space, size in per_stage.items()
+            if size
+        ),
+        default=stages,
+    )
+    return max(0, min(stages - 1, latency, EVENTS_PER_PAIR - 1, buffers))
