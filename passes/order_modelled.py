@@ -27,7 +27,7 @@ from typing import Any
 
 from passes.analysis import DependenceGraph
 from passes.analysis.modulo import ModuloOp, modulo_schedule
-from passes.analysis.recurrence import recurrence_bound, step_edges
+from passes.analysis.recurrence import max_cycle_ratio, step_edges
 from passes.analysis.timeline import Step
 from passes.order_engine import copies, engine_keys
 from passes.order_model import BodyModel
@@ -110,13 +110,16 @@ def candidates(
 def modulo_candidate(steps: Sequence[Step], graph: DependenceGraph) -> Candidate | None:
     """
     The ops by their start in a modulo schedule of the steps at II =
-    max(ResMII, RecMII), as a priority order (None if none is found).
+    max(ResMII, RecMII), as a priority order (None if none is found). RecMII
+    here counts every constraint of the model, buffer reuse included.
     """
     ops = [
         ModuloOp({str(e): t for e, t in step.cost.busy.items()}, step.cost.duration)
         for step in steps
     ]
-    schedule = modulo_schedule(ops, step_edges(steps), recurrence_bound(steps).ratio)
+    # The model's own recurrences (buffer reuse included) bound its II.
+    edges = step_edges(steps)
+    schedule = modulo_schedule(ops, edges, max_cycle_ratio(len(steps), edges).ratio)
     if schedule is None:
         return None
     keys = schedule.starts
@@ -151,10 +154,11 @@ def choose_order(
             )
             continue
         if len(seen) == allowed:
-            note = f"the search budget of {SEARCH_BUDGET} simulated ops is spent"
-            trials.append(
-                Trial(candidate, None, f"{note}: the later candidates were not tried")
+            note = (
+                f"not tried: the search budget of {SEARCH_BUDGET} simulated ops "
+                "is spent, nor the later candidates"
             )
+            trials.append(Trial(candidate, None, note))
             break
         seen[candidate.order] = candidate.name
         timeline = body.simulate(candidate.order)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from xdsl.context import Context
@@ -52,6 +53,7 @@ from passes.analysis.engines import (
     load_costs,
     static_trip_count,
 )
+from passes.analysis.recurrence import CycleRatio, recurrence_bound
 from passes.analysis.timeline import MIN_ITERATIONS, Loop, Timeline, simulate
 from passes.pipeline_report_text import render_advice, render_report
 from pypto_dialect.checked import verify_module
@@ -86,8 +88,28 @@ class Figures:
         return self.per_iteration(self.timeline.time_per_iteration)
 
     @property
-    def bound(self) -> float:
+    def resource_bound(self) -> float:
+        """ResMII: the busiest engine's time."""
         return self.per_iteration(self.timeline.bound)
+
+    @cached_property
+    def recurrence(self) -> CycleRatio:
+        """RecMII per loop iteration: the slowest chain of dependences into the next."""
+        return recurrence_bound(self.timeline.loop, self.timeline.steps)
+
+    @property
+    def recurrence_bound(self) -> float:
+        return self.per_iteration(self.recurrence.ratio)
+
+    @property
+    def bound(self) -> float:
+        """The larger of the resource and the recurrence bound."""
+        return max(self.resource_bound, self.recurrence_bound)
+
+    @property
+    def efficiency(self) -> float:
+        """bound / modelled time: 1 when the loop runs at its bound."""
+        return 1.0 if self.time == 0 else self.bound / self.time
 
     @property
     def busy(self) -> dict[Engine, float]:
@@ -102,8 +124,11 @@ class Figures:
         return {
             "time_per_iteration": self.time,
             "bound": self.bound,
+            "resource_bound": self.resource_bound,
+            "recurrence_bound": self.recurrence_bound,
+            "recurrence_exact": self.recurrence.exact,
             "bottleneck": timeline.bottleneck,
-            "efficiency": timeline.efficiency,
+            "efficiency": self.efficiency,
             "busy": {str(e): t for e, t in self.busy.items()},
             "peak_bytes": {str(s): b for s, b in timeline.peak_bytes.items()},
             "over_capacity": sorted(str(s) for s in timeline.over_capacity),

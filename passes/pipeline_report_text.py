@@ -50,15 +50,21 @@ def _time_rows(states: States) -> list[list[str]]:
             _row(f"busy {e}", states, lambda f, e=e: _cycles(f.busy.get(e, 0.0)))
             for e in engines
         ),
-        _row("bound (busiest engine)", states, lambda f: _cycles(f.bound)),
+        _row("bound (busiest engine)", states, lambda f: _cycles(f.resource_bound)),
+        _row("bound (recurrence)", states, _recurrence),
         _row("bottleneck", states, lambda f: str(f.timeline.bottleneck or "-")),
         _row("modelled time", states, lambda f: _cycles(f.time)),
         _row("efficiency (bound / time)", states, _efficiency),
     ]
 
 
+def _recurrence(figures: Figures) -> str:
+    exact = figures.recurrence.exact
+    return _cycles(figures.recurrence_bound) + ("" if exact else " (at least)")
+
+
 def _efficiency(figures: Figures) -> str:
-    return f"{figures.timeline.efficiency:.1%}"
+    return f"{figures.efficiency:.1%}"
 
 
 def _spaces(states: States) -> list[MemorySpace]:

@@ -6,7 +6,7 @@ chain of dependences leads from each iteration into the next.
 A loop body is a graph whose nodes are its ops, each taking its duration,
 and whose edges are dependences: within one iteration (transit 0) or into
 the next one (transit 1: an iter_arg, an accumulator, a window written then
-read, a buffer overwritten by the next instance of its producer). Each cycle
+read). Each cycle
 of that graph takes its ops' durations plus its edges' delays to come back
 to where it started, `transit` iterations later; the recurrence bound is the
 largest such ratio (the maximum cycle ratio), 0 when there is no cycle.
@@ -25,7 +25,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from passes.analysis.timeline import Step
+from passes.analysis.timeline import (
+    Loop,
+    Step,
+    _dependences,  # pyright: ignore[reportPrivateUsage]
+)
 
 MAX_ROUNDS = 1_000
 """Policy improvements at most (each linear in the edges)."""
@@ -226,9 +230,9 @@ def _improve(
 
 def step_edges(steps: Sequence[Step]) -> list[CycleEdge]:
     """
-    The dependences of a simulated loop body (`timeline.loop_steps`) as
-    edges: each weighs its source's duration plus the sync delay; those
-    from the previous iteration have transit 1.
+    Every constraint of a simulated loop body (`timeline.loop_steps`) as
+    edges, buffer reuse included: each weighs its source's duration plus the
+    sync delay; those from the previous iteration have transit 1.
     """
     return [
         CycleEdge(source, target, steps[source].cost.duration + delay, transit)
@@ -238,6 +242,23 @@ def step_edges(steps: Sequence[Step]) -> list[CycleEdge]:
     ]
 
 
-def recurrence_bound(steps: Sequence[Step]) -> CycleRatio:
-    """The recurrence bound of a simulated loop body: its steps' maximum cycle ratio."""
-    return max_cycle_ratio(len(steps), step_edges(steps))
+def recurrence_bound(loop: Loop, steps: Sequence[Step]) -> CycleRatio:
+    """
+    RecMII of a simulated loop body (`steps` of `loop`): the maximum cycle
+    ratio of its dependences, SSA and memory, within an iteration and into
+    the next (iter_args, accumulators, windows written then read). The reuse
+    of a tile's buffer by the next instance of its producer is not one: it
+    is what the stages of a pipeline change.
+    """
+    delays = [(dict(step.same), dict(step.previous)) for step in steps]
+    edges = [
+        CycleEdge(
+            edge.source,
+            edge.target,
+            steps[edge.source].cost.duration
+            + delays[edge.target][edge.carried].get(edge.source, 0.0),
+            int(edge.carried),
+        )
+        for edge in _dependences(loop, [step.op for step in steps])
+    ]
+    return max_cycle_ratio(len(steps), edges)
