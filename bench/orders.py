@@ -40,6 +40,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from xdsl.dialects.builtin import ModuleOp
 
 from bench.cases import FAMILIES, MAX_COPIES, Scale, parse
+from bench.orders_plot import plot_orders
 from passes.analysis.engines import CostModel, default_costs
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
@@ -53,7 +54,7 @@ from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "test" / "unit"))
-from kernel_strategies import GeneratedKernel, kernels  # noqa: E402
+from kernel_strategies import GeneratedKernel, kernels
 
 ORDERS = ("input", "lowering", "category", "engine", "modelled")
 REORDERED = ORDERS[2:]
@@ -75,7 +76,7 @@ def corpus(count: int, seed_value: int) -> list[str]:
         phases=[Phase.generate],
         database=None,
         deadline=None,
-        suppress_health_check=list(HealthCheck),
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     @given(kernels())
     def collect(kernel: GeneratedKernel) -> None:
@@ -254,39 +255,6 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot(
-    results: dict[str, Any], ratios: dict[int, dict[str, list[float]]], out: Path
-) -> None:
-    """Per depth, the distribution of time / bound of each order (sorted loops)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.fonttype"] = "none"
-    matplotlib.rcParams["svg.hashsalt"] = "bench.orders"
-    from matplotlib import pyplot
-
-    figure, axes = pyplot.subplots(1, len(ratios), figsize=(16, 5), sharey=True)
-    for axis, (depth, by_order) in zip(axes, ratios.items(), strict=True):
-        for order, values in by_order.items():
-            values = sorted(values)
-            axis.plot(
-                [i / max(1, len(values) - 1) for i in range(len(values))],
-                values,
-                label=order,
-            )
-        axis.set_title(f"queue depth {depth}", fontsize=13)
-        axis.set_xlabel("fraction of loops", fontsize=12)
-        axis.set_yscale("log")
-        axis.grid(True, alpha=0.3)
-    axes[0].set_ylabel("modelled time / max(ResMII, RecMII)", fontsize=12)
-    axes[0].legend(fontsize=11)
-    figure.suptitle(
-        f"{results['loops']} loops, each order's time over its bound", fontsize=14
-    )
-    figure.tight_layout()
-    figure.savefig(out)
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.orders", description=__doc__)
     parser.add_argument("--kernels", type=int, default=KERNELS)
@@ -318,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     text = markdown(results)
     (args.out / "orders.md").write_text(text)
     if args.plot is not None:
-        plot(results, ratios, args.plot)
+        plot_orders(ratios, results["loops"], args.plot)
     print(text)
 
 
