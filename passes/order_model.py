@@ -4,9 +4,9 @@ order of its ops, without changing the IR. This is the one place the orders
 call the timeline (`passes.analysis.timeline`).
 
 `BodyModel.prepare(loop, model)` does the per-loop work; `simulate(order)`
-gives the timeline of the body with its ops in `order`, and `steps()` the
-dependences and costs of the input order (for the recurrence bound and the
-modulo scheduler). Today's `simulate` reads the body from the IR, so
+gives the timeline of the body with its ops in `order` (indices into `ops`),
+and `modulo_problem()` the body's costs and constraints as the modulo
+scheduler takes them. Today's `simulate` reads the body from the IR, so
 `simulate(order)` puts the ops into `order`, simulates and puts them back
 (linear in the body, plus the dependence graph of two iterations per
 call); a model that takes an order itself replaces this class alone.
@@ -21,7 +21,9 @@ from xdsl.ir import Block, Operation
 
 from passes.analysis.engines import CostModel
 from passes.analysis.graph import schedulable_ops
-from passes.analysis.timeline import Loop, Step, Timeline, loop_steps, simulate
+from passes.analysis.modulo import ModuloOp
+from passes.analysis.recurrence import CycleEdge
+from passes.analysis.timeline import Loop, Timeline, loop_steps, simulate
 from passes.scheduling import relink
 
 
@@ -41,9 +43,27 @@ class BodyModel:
     def block(self) -> Block:
         return self.loop.body.block
 
-    def steps(self) -> tuple[Step, ...]:
-        """The body's steps (costs and dependences) in its input order."""
-        return loop_steps(self.loop, self.model)
+    def modulo_problem(self) -> tuple[list[ModuloOp], list[CycleEdge]]:
+        """
+        The body as the modulo scheduler sees it, an entry per op: the time
+        it holds each engine and its duration, and every constraint of the
+        model as an edge (SSA, memory, loop-carried values, the reuse of a
+        tile's buffer by its producer's next instance), weighing the
+        source's duration plus the sync delay, transit 1 from the previous
+        iteration.
+        """
+        steps = loop_steps(self.loop, self.model)
+        ops = [
+            ModuloOp({str(e): t for e, t in step.cost.busy.items()}, step.cost.duration)
+            for step in steps
+        ]
+        edges = [
+            CycleEdge(source, target, steps[source].cost.duration + delay, transit)
+            for target, step in enumerate(steps)
+            for transit, sources in ((0, step.same), (1, step.previous))
+            for source, delay in sources
+        ]
+        return ops, edges
 
     def simulate(self, order: Sequence[int]) -> Timeline:
         """The timeline of the body with `ops[i]` for `i` in `order`, in that order."""

@@ -26,9 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from passes.analysis import DependenceGraph
-from passes.analysis.modulo import ModuloOp, modulo_schedule
-from passes.analysis.recurrence import max_cycle_ratio, step_edges
-from passes.analysis.timeline import Step
+from passes.analysis.modulo import modulo_schedule
+from passes.analysis.recurrence import max_cycle_ratio
 from passes.order_engine import copies, engine_keys
 from passes.order_model import BodyModel
 from passes.scheduling import priority_order
@@ -102,24 +101,19 @@ def candidates(
         yield Candidate(
             f"engine D={distance}", tuple(priority_order(graph, keys)), keys
         )
-    modulo = modulo_candidate(body.steps(), graph)
+    modulo = modulo_candidate(body, graph)
     if modulo is not None:
         yield modulo
 
 
-def modulo_candidate(steps: Sequence[Step], graph: DependenceGraph) -> Candidate | None:
+def modulo_candidate(body: BodyModel, graph: DependenceGraph) -> Candidate | None:
     """
-    The ops by their start in a modulo schedule of the steps at II =
+    The ops by their start in a modulo schedule of the body at II =
     max(ResMII, RecMII), as a priority order (None if none is found). RecMII
     here counts every constraint of the model, buffer reuse included.
     """
-    ops = [
-        ModuloOp({str(e): t for e, t in step.cost.busy.items()}, step.cost.duration)
-        for step in steps
-    ]
-    # The model's own recurrences (buffer reuse included) bound its II.
-    edges = step_edges(steps)
-    schedule = modulo_schedule(ops, edges, max_cycle_ratio(len(steps), edges).ratio)
+    ops, edges = body.modulo_problem()
+    schedule = modulo_schedule(ops, edges, max_cycle_ratio(len(ops), edges).ratio)
     if schedule is None:
         return None
     keys = schedule.starts

@@ -228,20 +228,6 @@ def _improve(
     return changed
 
 
-def step_edges(steps: Sequence[Step]) -> list[CycleEdge]:
-    """
-    Every constraint of a simulated loop body (`timeline.loop_steps`) as
-    edges, buffer reuse included: each weighs its source's duration plus the
-    sync delay; those from the previous iteration have transit 1.
-    """
-    return [
-        CycleEdge(source, target, steps[source].cost.duration + delay, transit)
-        for target, step in enumerate(steps)
-        for transit, sources in ((0, step.same), (1, step.previous))
-        for source, delay in sources
-    ]
-
-
 def recurrence_bound(loop: Loop, steps: Sequence[Step]) -> CycleRatio:
     """
     RecMII of a simulated loop body (`steps` of `loop`): the maximum cycle
