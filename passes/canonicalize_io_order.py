@@ -44,10 +44,15 @@ from passes.demote import demote_to_scf_for
 from passes.diagnostics import fail
 from passes.explain import describe_block, explain_order
 from passes.io_order_policy import rotate_acc_stages, schedule_keys
-from passes.order_engine import engine_keys, prefetch_distance
+from passes.order_engine import engine_chains, engine_keys, prefetch_distance
 from passes.order_model import BodyModel
 from passes.order_modelled import Candidate, choose_order
-from passes.scheduling import move_into_order, priority_order, sorted_order
+from passes.scheduling import (
+    follows_chains,
+    move_into_order,
+    priority_order,
+    sorted_order,
+)
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
 
@@ -103,8 +108,11 @@ class CanonicalizeIOOrderPattern(RewritePattern):
         ops = schedulable_ops(block)
         policy = pipeline.policy
         keys: Sequence[Any] = schedule_keys(ops, policy)
+        chains: Sequence[Sequence[int]] = ()
         if self.order is IOOrder.ENGINE:
-            keys = engine_keys(ops, policy, prefetch_distance(ops, self._model()))
+            model = self._model()
+            keys = engine_keys(ops, policy, prefetch_distance(ops, model))
+            chains = engine_chains(ops, model)
         # The keys' order, when it keeps every dependence, is the priority
         # order: most copied bodies need no dependence graph.
         order = sorted_order(keys)
@@ -116,11 +124,14 @@ class CanonicalizeIOOrderPattern(RewritePattern):
             or loop is not None
             or (
                 order != in_place
-                and not keeps_dependences(ops, order, self.summaries, self.footprints)
+                and not (
+                    follows_chains(order, chains)
+                    and keeps_dependences(ops, order, self.summaries, self.footprints)
+                )
             )
         ):
             graph = DependenceGraph.build(block, self.summaries)
-            order = priority_order(graph, keys)
+            order = priority_order(graph, keys, chains)
         choice = None
         if loop is not None and graph is not None:
             body = BodyModel.prepare(loop, self._model())

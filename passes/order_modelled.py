@@ -28,7 +28,7 @@ from typing import Any
 from passes.analysis import DependenceGraph
 from passes.analysis.modulo import modulo_schedule
 from passes.analysis.recurrence import max_cycle_ratio
-from passes.order_engine import copies, engine_keys
+from passes.order_engine import copies, engine_chains, engine_keys
 from passes.order_model import BodyModel
 from passes.scheduling import priority_order
 from pypto_dialect.pipeline import PipelinePolicy
@@ -96,10 +96,11 @@ def candidates(
     ops = body.ops
     yield Candidate("input", tuple(range(len(ops))), range(len(ops)))
     yield category
+    chains = engine_chains(ops, body.model)
     for distance in range(copies(ops)):
         keys = engine_keys(ops, policy, distance)
         yield Candidate(
-            f"engine D={distance}", tuple(priority_order(graph, keys)), keys
+            f"engine D={distance}", tuple(priority_order(graph, keys, chains)), keys
         )
     modulo = modulo_candidate(body, graph)
     if modulo is not None:

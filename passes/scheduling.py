@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any, Protocol, TypeVar, cast
 
 from xdsl.ir import Block, Operation
@@ -29,21 +30,34 @@ KeyT = TypeVar("KeyT", bound=_Comparable)
 """A priority: the smaller, the sooner."""
 
 
-def priority_order(graph: DependenceGraph, keys: Sequence[KeyT]) -> list[int]:
+def priority_order(
+    graph: DependenceGraph,
+    keys: Sequence[KeyT],
+    chains: Sequence[Sequence[int]] = (),
+) -> list[int]:
     """
     A topological order of `graph` (Kahn's algorithm) that always emits the
     ready op with the smallest key, `keys[i]` being that of `graph.ops[i]`;
-    among equal keys, the earlier op.
+    among equal keys, the earlier op. The ops of each of `chains` (indices)
+    also keep the chain's order, as if each depended on the one before.
     """
     waiting = graph.in_degrees()
     successors = graph.all_successor_indices()
+    after: dict[int, list[int]] = {}
+    for chain in chains:
+        for earlier, later in pairwise(chain):
+            after.setdefault(earlier, []).append(later)
+            waiting[later] += 1
     ready = [(key, i) for i, key in enumerate(keys) if not waiting[i]]
     heapq.heapify(ready)
     order: list[int] = []
     while ready:
         _, emitted = heapq.heappop(ready)
         order.append(emitted)
-        for successor in successors[emitted]:
+        released = successors[emitted]
+        if after and emitted in after:
+            released = [*released, *after[emitted]]
+        for successor in released:
             waiting[successor] -= 1
             if not waiting[successor]:
                 heapq.heappush(ready, (keys[successor], successor))
@@ -53,6 +67,18 @@ def priority_order(graph: DependenceGraph, keys: Sequence[KeyT]) -> list[int]:
             "a block; please report this bug"
         )
     return order
+
+
+def follows_chains(order: Sequence[int], chains: Sequence[Sequence[int]]) -> bool:
+    """Whether the ops of each of `chains` come in `order` in the chain's order."""
+    if not chains:
+        return True
+    position = {index: n for n, index in enumerate(order)}
+    return all(
+        position[earlier] < position[later]
+        for chain in chains
+        for earlier, later in pairwise(chain)
+    )
 
 
 def sorted_order(keys: Sequence[KeyT]) -> list[int]:
