@@ -70,8 +70,11 @@ def modulo_schedule(
     """
     A modulo schedule at the smallest of `II_ATTEMPTS` initiation intervals
     from `max(min_ii, resource bound)` up that the scheduler finds within its
-    budget, or None.
+    budget, or None. The ops are in program order: every edge of transit 0
+    goes forward (`ValueError` otherwise).
     """
+    if any(not e.transit and e.source >= e.target for e in edges):
+        raise ValueError("an edge within an iteration goes backward")
     ii = max(min_ii, resource_bound(ops))
     if ii <= 0:  # nothing takes time: every op at 0
         return ModuloSchedule(0.0, tuple(0.0 for _ in ops))
@@ -187,32 +190,16 @@ class _Scheduler:
 
 
 def _heights(num_ops: int, succs: Sequence[Sequence[CycleEdge]]) -> list[float]:
-    """The longest chain of same-iteration edges from each op to the end."""
-    order = _topological([[e.target for e in out if not e.transit] for out in succs])
+    """
+    The longest chain of same-iteration edges from each op to the end (those
+    edges go forward: the ops are in program order).
+    """
     heights = [0.0] * num_ops
-    for index in reversed(order):
+    for index in reversed(range(num_ops)):
         for edge in succs[index]:
             if not edge.transit:
                 heights[index] = max(heights[index], edge.weight + heights[edge.target])
     return heights
-
-
-def _topological(successors: Sequence[Sequence[int]]) -> list[int]:
-    """A topological order of an acyclic graph (Kahn's algorithm)."""
-    waiting = [0] * len(successors)
-    for targets in successors:
-        for target in targets:
-            waiting[target] += 1
-    ready = [node for node, count in enumerate(waiting) if not count]
-    order: list[int] = []
-    while ready:
-        node = ready.pop()
-        order.append(node)
-        for target in successors[node]:
-            waiting[target] -= 1
-            if not waiting[target]:
-                ready.append(target)
-    return order
 
 
 def _overlap(a: float, a_length: float, b: float, b_length: float, ii: float) -> bool:

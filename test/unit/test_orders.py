@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_timeline import add_one
 
 from passes import order_modelled
 from passes.analysis.engines import default_costs
@@ -36,24 +37,9 @@ MODEL = default_costs()
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
-def add_one(stages: int, window: str = "%off", target: str = "%out") -> str:
-    """add_one over 8 tiles of 128 f32 (load 72, adds 10, store 72 cycles)."""
-    return f"""
-func.func @add_one(%x: !pypto.tensor<1024xf32>, %out: !pypto.tensor<1024xf32>) {{
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  %c128 = arith.constant 128 : index
-  %one = arith.constant 1.0 : f32
-  pypto.pipeline %i = %c0 to %c8 step %c1 stages {stages} {{
-    %off = arith.muli %i, %c128 : index
-    %t = pypto.tile.load %x[{window}] : !pypto.tensor<1024xf32> -> !pypto.tile<128xf32, vec>
-    %y = pypto.tile.adds %t, %one : !pypto.tile<128xf32, vec>, f32
-    pypto.tile.store %y, {target}[{window}] : !pypto.tile<128xf32, vec>, !pypto.tensor<1024xf32>
-  }}
-  func.return
-}}
-"""
+def in_place(text: str) -> str:
+    """`add_one` loading and storing one window of `%x`."""
+    return text.replace("%x[%off]", "%x[%c0]").replace("%out[%off]", "%x[%c0]")
 
 
 # --------------------------------------------------------------------------- #
@@ -169,7 +155,7 @@ def test_recurrence_bound_of_a_window_written_then_read():
     # In place on one window: the next load reads what this store wrote:
     # load 72 + adds 10 + store 72 = 154 per iteration, above the busiest
     # engine (72), so it is the bound.
-    figures = loop_figures(add_one(1, "%c0", "%x")).before
+    figures = loop_figures(in_place(add_one(1))).before
     assert figures.resource_bound == pytest.approx(72.0)
     assert figures.recurrence_bound == pytest.approx(154.0)
     assert figures.bound == pytest.approx(154.0)
@@ -305,3 +291,9 @@ def test_the_search_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch):
         "spent, nor the later candidates)" in lines
     )
     assert "engine D=2" not in lines
+
+
+def test_modulo_schedule_needs_the_ops_in_program_order():
+    ops = [ModuloOp({}, 1.0), ModuloOp({}, 1.0)]
+    with pytest.raises(ValueError, match="an edge within an iteration goes backward"):
+        modulo_schedule(ops, [CycleEdge(1, 0, 1.0, 0)], 0.0)
