@@ -3,7 +3,7 @@ The orders of `canonicalize-io-order` on the schedule model: a fixed corpus
 of generated kernels plus the examples, at several queue depths.
 
     python -m bench.orders [--kernels N] [--seed S] [--depths D ...]
-                           [--out DIR] [--plot FILE] [--pass-time]
+                           [--out DIR] [--plot FILE ...] [--pass-time]
 
 For each queue depth (the bundled cost table with `queue_depth` changed)
 and each order (`input`: the written loop; `lowering`: after
@@ -19,7 +19,9 @@ the time of the pass per order on the `bench` families at about 10,000 ops.
 The kernels come from the property tests' generator
 (`test/unit/kernel_strategies.py`, with hypothesis' fixed `seed`), so the
 corpus is the same on every run of one hypothesis version. Writes
-`orders.json` and `orders.md` into `--out` (default `bench/results/`).
+`orders.json` (with each loop's time over bound per depth and order, to
+redraw) and `orders.md` into `--out` (default `bench/results/`); `--plot`
+draws the ratios (`bench.orders_plot`, `.svg` or `.png`).
 """
 
 from __future__ import annotations
@@ -261,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--depths", type=int, nargs="+", default=list(DEPTHS))
     parser.add_argument("--out", type=Path, default=Path("bench/results"))
-    parser.add_argument("--plot", type=Path, default=None)
+    parser.add_argument("--plot", type=Path, nargs="*", default=[])
     parser.add_argument("--pass-time", action="store_true")
     args = parser.parse_args(argv)
     texts = corpus(args.kernels, args.seed)
@@ -276,6 +278,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             ratios[depth] = {order: t.ratios for order, t in tallies.items()}
             print(f"depth {depth}: done", file=sys.stderr)
         results["depths"] = depths
+        results["ratios"] = {str(depth): by_order for depth, by_order in ratios.items()}
         results["loops"] = len(ratios[args.depths[0]]["input"])
         model, costs = cost_table(2, Path(directory))
         results["examples"] = advised_examples(model, costs)
@@ -285,8 +288,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     (args.out / "orders.json").write_text(json.dumps(results, indent=2) + "\n")
     text = markdown(results)
     (args.out / "orders.md").write_text(text)
-    if args.plot is not None:
-        plot_orders(ratios, results["loops"], args.plot)
+    for path in args.plot:
+        plot_orders(ratios, results["loops"], path)
     print(text)
 
 
