@@ -15,7 +15,7 @@ call); a model that takes an order itself replaces this class alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.ir import Block, Operation
 
@@ -23,17 +23,19 @@ from passes.analysis.engines import CostModel
 from passes.analysis.graph import schedulable_ops
 from passes.analysis.modulo import ModuloOp
 from passes.analysis.recurrence import CycleEdge
-from passes.analysis.timeline import Loop, Timeline, loop_steps, simulate
+from passes.analysis.timeline import Loop, Step, Timeline, loop_steps, simulate
 from passes.scheduling import relink
 
 
-@dataclass(frozen=True)
+@dataclass
 class BodyModel:
     """The body of `loop`, whose ops are `ops` (in program order), on `model`."""
 
     loop: Loop
     ops: tuple[Operation, ...]
     model: CostModel
+    _input_steps: tuple[Step, ...] | None = field(default=None, init=False, repr=False)
+    """The steps of the input order, once it was simulated."""
 
     @staticmethod
     def prepare(loop: Loop, model: CostModel) -> BodyModel:
@@ -52,7 +54,7 @@ class BodyModel:
         source's duration plus the sync delay, transit 1 from the previous
         iteration.
         """
-        steps = loop_steps(self.loop, self.model)
+        steps = self._input_steps or loop_steps(self.loop, self.model)
         ops = [
             ModuloOp({str(e): t for e, t in step.cost.busy.items()}, step.cost.duration)
             for step in steps
@@ -67,6 +69,10 @@ class BodyModel:
 
     def simulate(self, order: Sequence[int]) -> Timeline:
         """The timeline of the body with `ops[i]` for `i` in `order`, in that order."""
+        if all(map(int.__eq__, order, range(len(self.ops)))):
+            timeline = simulate(self.loop, self.model)
+            self._input_steps = timeline.steps
+            return timeline
         block = self.block
         last = block.last_op
         terminator = [] if last is None or last is self.ops[-1] else [last]
