@@ -15,7 +15,7 @@ needs no graph; this module drives them.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -108,7 +108,7 @@ class CanonicalizeIOOrderPattern(RewritePattern):
         ops = schedulable_ops(block)
         policy = pipeline.policy
         keys: Sequence[Any] = schedule_keys(ops, policy)
-        chains: Sequence[Sequence[int]] = ()
+        chains: Mapping[str, Sequence[int]] = {}
         if self.order is IOOrder.ENGINE:
             model = self._model()
             keys = engine_keys(ops, policy, prefetch_distance(ops, model))
@@ -125,20 +125,21 @@ class CanonicalizeIOOrderPattern(RewritePattern):
             or (
                 order != in_place
                 and not (
-                    follows_chains(order, chains)
+                    follows_chains(order, chains.values())
                     and keeps_dependences(ops, order, self.summaries, self.footprints)
                 )
             )
         ):
             graph = DependenceGraph.build(block, self.summaries)
-            order = priority_order(graph, keys, chains)
+            order = priority_order(graph, keys, list(chains.values()))
         choice = None
         if loop is not None and graph is not None:
             body = BodyModel.prepare(loop, self._model())
             choice = choose_order(
                 body, graph, policy, Candidate("category", tuple(order), keys)
             )
-            order, keys = list(choice.chosen.order), choice.chosen.keys
+            chosen = choice.chosen
+            order, keys, chains = list(chosen.order), chosen.keys, chosen.chains
         moved = (
             move_into_order(block, ops, order, rewriter, report=self.explain)
             if order != in_place
@@ -150,7 +151,7 @@ class CanonicalizeIOOrderPattern(RewritePattern):
             return
         lines = [
             *(choice.explain() if choice is not None else ()),
-            *explain_order(graph, keys, order, moved),
+            *explain_order(graph, keys, order, moved, chains),
         ]
         if lines:
             header = f"canonicalize-io-order: {describe_block(block)}:"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 from xdsl.dialects import func
 from xdsl.ir import Block, Operation
@@ -32,12 +33,19 @@ def explain_order(
     keys: Sequence[KeyT],
     order: Sequence[int],
     moved: Sequence[int],
+    chains: Mapping[str, Sequence[int]] | None = None,
 ) -> list[str]:
     """
     One line per op that was moved, or held back by a dependence (emitted
     after an op of larger key): `#old -> #new op: moved, held by #p op: why`,
-    where `#p` is the predecessor that released it last.
+    where `#p` is the predecessor that released it last; with `chains` (ops
+    kept in order per engine, by name), the op before it on its engine counts
+    as a predecessor too.
     """
+    chained: dict[int, dict[int, str]] = {}
+    for name, chain in (chains or {}).items():
+        for earlier, later in pairwise(chain):
+            chained.setdefault(later, {})[earlier] = f"keeps its place on {name}"
     position = {index: pos for pos, index in enumerate(order)}
     moved_set = set(moved)
     lines: list[str] = []
@@ -48,8 +56,12 @@ def explain_order(
             parts.append("moved")
         if largest is not None and keys[index] < largest:
             predecessors = graph.predecessor_indices(index)
-            binding = max(predecessors, key=position.__getitem__)
-            reasons = "; ".join(sorted(str(r) for r in predecessors[binding]))
+            on_engine = chained.get(index, {})
+            binding = max([*predecessors, *on_engine], key=position.__getitem__)
+            reasons = (
+                "; ".join(sorted(str(r) for r in predecessors.get(binding, ())))
+                or on_engine[binding]
+            )
             parts.append(
                 f"held by #{binding} {_describe_op(graph.ops[binding])}: {reasons}"
             )

@@ -54,21 +54,21 @@ def is_load(op: Operation) -> bool:
     return not op.regions and engine_of(op) is Engine.MTE2
 
 
-def engine_chains(ops: Sequence[Operation], model: CostModel) -> list[list[int]]:
+def engine_chains(ops: Sequence[Operation], model: CostModel) -> dict[str, list[int]]:
     """
-    Per engine but the scalar unit, its ops among `ops` (indices, in program
-    order; an op with regions on each engine its nested ops use). The
+    Per engine but the scalar unit (by name), its ops among `ops` (indices,
+    in program order; an op with regions on each engine its nested ops use). The
     `engine` order keeps each in order: an engine's queue runs in order, so
     an op a dependence holds back is not overtaken by the ops after it on
     its engine; the keys only choose how the queues interleave.
     """
-    chains: dict[Engine, list[int]] = {}
+    chains: dict[str, list[int]] = {}
     for index, op in enumerate(ops):
         engines = op_cost(op, model).busy if op.regions else (engine_of(op),)
         for engine in engines:
             if engine is not Engine.SCALAR:
-                chains.setdefault(engine, []).append(index)
-    return list(chains.values())
+                chains.setdefault(str(engine), []).append(index)
+    return chains
 
 
 def copies(ops: Sequence[Operation]) -> int:

@@ -21,8 +21,8 @@ always), the later candidates skipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from passes.analysis import DependenceGraph
@@ -46,6 +46,10 @@ class Candidate:
     name: str
     order: tuple[int, ...]
     keys: Sequence[Any]
+    chains: Mapping[str, Sequence[int]] = field(
+        default_factory=dict[str, Sequence[int]]
+    )
+    """The ops kept in order per engine (`order=engine`)."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +104,10 @@ def candidates(
     for distance in range(copies(ops)):
         keys = engine_keys(ops, policy, distance)
         yield Candidate(
-            f"engine D={distance}", tuple(priority_order(graph, keys, chains)), keys
+            f"engine D={distance}",
+            tuple(priority_order(graph, keys, list(chains.values()))),
+            keys,
+            chains,
         )
     modulo = modulo_candidate(body, graph)
     if modulo is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import pairwise
 from typing import Any, Protocol, TypeVar, cast
 
@@ -69,7 +69,7 @@ def priority_order(
     return order
 
 
-def follows_chains(order: Sequence[int], chains: Sequence[Sequence[int]]) -> bool:
+def follows_chains(order: Sequence[int], chains: Collection[Sequence[int]]) -> bool:
     """Whether the ops of each of `chains` come in `order` in the chain's order."""
     if not chains:
         return True

@@ -5,6 +5,7 @@
 
 // RUN: xdsl-opt -p 'lower-pipeline-loops,canonicalize-io-order{order=engine}' --split-input-file %s | filecheck %s
 // RUN: xdsl-opt -p 'lower-pipeline-loops,canonicalize-io-order{order=engine costs="%S/Inputs/one-stage-of-vec.json"}' --split-input-file %s | filecheck %s --check-prefix=BUDGET
+// RUN: xdsl-opt -p 'lower-pipeline-loops,canonicalize-io-order{order=engine explain=true}' --split-input-file %s 2>&1 >/dev/null | filecheck %s --check-prefix=EXPLAIN
 
 // CHECK-LABEL: func.func @loads_ahead
 // CHECK:      scf.for
@@ -117,5 +118,40 @@ func.func @extract_with_its_matmul(%a: !pypto.tensor<16x512xbf16>, %b: !pypto.te
     pypto.yield %next : !pypto.tile<16x256xf32, acc>
   }
   pypto.tile.store %acc, %c[%c0, %c0] : !pypto.tile<16x256xf32, acc>, !pypto.tensor<16x256xf32>
+  func.return
+}
+
+// -----
+
+// Each engine's queue keeps its order: the load of %y in stage 1 waits for
+// the store of stage 0 (the windows may overlap), and the load of %z in
+// stage 1, though ready, stays behind it on MTE2; explain names the reason.
+
+// CHECK-LABEL: func.func @held_load_keeps_its_place
+// CHECK:      %t = pypto.tile.load %y
+// CHECK-NEXT: %u = pypto.tile.load %z
+// CHECK-NEXT: pypto.tile.store %t, %y
+// CHECK-NEXT: %t_1 = pypto.tile.load %y
+// CHECK-NEXT: %u_1 = pypto.tile.load %z
+// CHECK-NEXT: pypto.tile.store %t_1, %y
+
+// EXPLAIN:      canonicalize-io-order: a block of pypto.pipeline in @held_load_keeps_its_place:
+// EXPLAIN:        #8 -> #10 pypto.tile.load (%t): moved, held by #3 pypto.tile.store: read after write of %y
+// EXPLAIN-NEXT:   #12 -> #11 pypto.tile.load (%u): held by #8 pypto.tile.load (%t): keeps its place on MTE2
+func.func @held_load_keeps_its_place(%y: !pypto.tensor<1024x8xf32>, %z: !pypto.tensor<1024x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c20 = arith.constant 20 : index
+  pypto.pipeline %i = %c0 to %c20 step %c1 stages 2 {
+    %s = arith.muli %i, %c2 : index
+    %t = pypto.tile.load %y[%s, %c0] : !pypto.tensor<1024x8xf32> -> !pypto.tile<4x8xf32, vec>
+    %s2 = arith.muli %i, %c4 : index
+    pypto.tile.store %t, %y[%s2, %c0] : !pypto.tile<4x8xf32, vec>, !pypto.tensor<1024x8xf32>
+    %s3 = arith.muli %i, %c8 : index
+    %u = pypto.tile.load %z[%s3, %c0] : !pypto.tensor<1024x8xf32> -> !pypto.tile<4x8xf32, vec>
+  }
   func.return
 }
