@@ -4,7 +4,8 @@ body, each simulated on the schedule model (`passes.order_model`); the
 fastest is kept, ties going to the earlier candidate.
 
 The candidates, in this order: the input, `category`, `engine` with each
-prefetch distance D from 0 to the stages less one, and the order of a modulo
+prefetch distance D from 0 to the stages less one (at most
+`EVENTS_PER_PAIR - 1`, the event budget), and the order of a modulo
 schedule of the body (`passes.analysis.modulo`) at II = max(ResMII, RecMII).
 Each is a priority order on the block's dependence graph
 (`passes.scheduling.priority_order`), so legal by construction; an order
@@ -28,7 +29,12 @@ from typing import Any
 from passes.analysis import DependenceGraph
 from passes.analysis.modulo import modulo_schedule
 from passes.analysis.recurrence import max_cycle_ratio
-from passes.order_engine import copies, engine_chains, engine_keys
+from passes.order_engine import (
+    EVENTS_PER_PAIR,
+    copies,
+    engine_chains,
+    engine_keys,
+)
 from passes.order_model import BodyModel
 from passes.scheduling import priority_order
 from pypto_dialect.pipeline import PipelinePolicy
@@ -101,7 +107,8 @@ def candidates(
     yield Candidate("input", tuple(range(len(ops))), range(len(ops)))
     yield category
     chains = engine_chains(ops, body.model)
-    for distance in range(copies(ops)):
+    # Beyond the event budget no load can be further ahead (`category` is).
+    for distance in range(min(copies(ops), EVENTS_PER_PAIR)):
         keys = engine_keys(ops, policy, distance)
         yield Candidate(
             f"engine D={distance}",
