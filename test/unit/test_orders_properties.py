@@ -77,7 +77,9 @@ def test_order_keeps_every_edge_on_the_corpus(order: str, module: ModuleOp):
     """On every lowered lit input and example, each edge of the graph holds after."""
     module = module.clone()
     edges = _edges(module)
-    bodies = {op: op.body.block for op in module.walk() if isinstance(op, PipelineOp)}
+    bodies: dict[Operation, Block] = {
+        op: op.body.block for op in module.walk() if isinstance(op, PipelineOp)
+    }
     apply_checked(CanonicalizeIOOrderPass(order=order), CONTEXT, module)
     for earlier, later in edges:
         source, target = _current(earlier, bodies), _current(later, bodies)
