@@ -44,9 +44,14 @@ from passes.demote import demote_to_scf_for
 from passes.diagnostics import fail
 from passes.explain import describe_block, explain_order
 from passes.io_order_policy import rotate_acc_stages, schedule_keys
-from passes.order_engine import engine_chains, engine_keys, prefetch_distance
+from passes.order_engine import (
+    engine_chains,
+    engine_keys,
+    op_costs,
+    prefetch_distance,
+)
 from passes.order_model import BodyModel
-from passes.order_modelled import Candidate, choose_order
+from passes.order_modelled import SEARCH_LIMIT, Candidate, choose_order
 from passes.scheduling import (
     follows_chains,
     move_into_order,
@@ -111,8 +116,9 @@ class CanonicalizeIOOrderPattern(RewritePattern):
         chains: Mapping[str, Sequence[int]] = {}
         if self.order is IOOrder.ENGINE:
             model = self._model()
-            keys = engine_keys(ops, policy, prefetch_distance(ops, model))
-            chains = engine_chains(ops, model)
+            costs = op_costs(ops, model)
+            keys = engine_keys(ops, policy, prefetch_distance(ops, costs, model))
+            chains = engine_chains(costs)
         # The keys' order, when it keeps every dependence, is the priority
         # order: most copied bodies need no dependence graph.
         order = sorted_order(keys)
@@ -121,7 +127,7 @@ class CanonicalizeIOOrderPattern(RewritePattern):
         loop = _body_of(block) if self.order is IOOrder.MODELLED and ops else None
         if (
             self.explain
-            or loop is not None
+            or (loop is not None and len(ops) <= SEARCH_LIMIT)
             or (
                 order != in_place
                 and not (

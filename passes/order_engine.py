@@ -27,7 +27,14 @@ from collections.abc import Sequence
 
 from xdsl.ir import Operation
 
-from passes.analysis.engines import CostModel, Engine, engine_of, op_cost, tile_bytes
+from passes.analysis.engines import (
+    CostModel,
+    Engine,
+    OpCost,
+    engine_of,
+    op_cost,
+    tile_bytes,
+)
 from passes.io_order_policy import (
     Category,
     ScheduleKey,
@@ -54,18 +61,18 @@ def is_load(op: Operation) -> bool:
     return not op.regions and engine_of(op) is Engine.MTE2
 
 
-def engine_chains(ops: Sequence[Operation], model: CostModel) -> dict[str, list[int]]:
+def engine_chains(costs: Sequence[OpCost]) -> dict[str, list[int]]:
     """
-    Per engine but the scalar unit (by name), its ops among `ops` (indices,
-    in program order; an op with regions on each engine its nested ops use). The
+    Per engine but the scalar unit (by name), its ops among those whose
+    `costs` are given (indices, in program order; an op with regions on each
+    engine its nested ops use). The
     `engine` order keeps each in order: an engine's queue runs in order, so
     an op a dependence holds back is not overtaken by the ops after it on
     its engine; the keys only choose how the queues interleave.
     """
     chains: dict[str, list[int]] = {}
-    for index, op in enumerate(ops):
-        engines = op_cost(op, model).busy if op.regions else (engine_of(op),)
-        for engine in engines:
+    for index, cost in enumerate(costs):
+        for engine in cost.busy:
             if engine is not Engine.SCALAR:
                 chains.setdefault(str(engine), []).append(index)
     return chains
@@ -109,12 +116,20 @@ def _key(
     return ScheduleKey(1, tuple(n for pair in stage for n in pair), sub, ())
 
 
-def prefetch_distance(ops: Sequence[Operation], model: CostModel) -> int:
+def op_costs(ops: Sequence[Operation], model: CostModel) -> list[OpCost]:
+    """The cost of each of `ops` on `model`."""
+    return [op_cost(op, model) for op in ops]
+
+
+def prefetch_distance(
+    ops: Sequence[Operation], costs: Sequence[OpCost], model: CostModel
+) -> int:
     """
-    How many stages ahead the `engine` order issues loads: at most the stages
-    less one, the longest load's duration over the initiation interval of one
-    stage (more hides no more latency), `EVENTS_PER_PAIR - 1`, and the stages
-    whose loads fit in their memory space at once.
+    How many stages ahead the `engine` order issues loads (`costs` those of
+    `ops`): at most the stages less one, the longest load's duration over the
+    initiation interval of one stage (more hides no more latency),
+    `EVENTS_PER_PAIR - 1`, and the stages whose loads fit in their memory
+    space at once.
     """
     stages = copies(ops)
     if stages == 1:
@@ -122,8 +137,7 @@ def prefetch_distance(ops: Sequence[Operation], model: CostModel) -> int:
     busy: dict[Engine, float] = {}
     longest_load = 0.0
     loaded: dict[tuple[int, MemorySpace], int] = {}
-    for op in ops:
-        cost = op_cost(op, model)
+    for op, cost in zip(ops, costs, strict=True):
         for engine, time in cost.busy.items():
             busy[engine] = busy.get(engine, 0.0) + time
         if not is_load(op):
@@ -135,7 +149,8 @@ def prefetch_distance(ops: Sequence[Operation], model: CostModel) -> int:
                 key = (stage[0][1] if stage else 0, tile.memory_space)
                 loaded[key] = loaded.get(key, 0) + tile_bytes(tile)
     interval = max(busy.values(), default=0.0) / stages
-    latency = stages - 1 if interval == 0 else math.ceil(longest_load / interval)
+    ratio = longest_load / interval if interval else math.inf
+    latency = math.ceil(ratio) if ratio < stages else stages - 1  # inf, nan too
     per_stage: dict[MemorySpace, int] = {}
     for (_, space), size in loaded.items():
         per_stage[space] = max(per_stage.get(space, 0), size)

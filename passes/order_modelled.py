@@ -34,6 +34,7 @@ from passes.order_engine import (
     copies,
     engine_chains,
     engine_keys,
+    op_costs,
 )
 from passes.order_model import BodyModel
 from passes.scheduling import priority_order
@@ -106,7 +107,7 @@ def candidates(
     ops = body.ops
     yield Candidate("input", tuple(range(len(ops))), range(len(ops)))
     yield category
-    chains = engine_chains(ops, body.model)
+    chains = engine_chains(op_costs(ops, body.model))
     # Beyond the event budget no load can be further ahead (`category` is).
     for distance in range(min(copies(ops), EVENTS_PER_PAIR)):
         keys = engine_keys(ops, policy, distance)

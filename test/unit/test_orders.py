@@ -24,7 +24,7 @@ from passes.analysis.modulo import ModuloOp, modulo_schedule, resource_bound
 from passes.analysis.recurrence import CycleEdge, max_cycle_ratio
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.order_engine import prefetch_distance
+from passes.order_engine import op_costs, prefetch_distance
 from passes.pipeline_report import pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
@@ -239,7 +239,7 @@ def lowered_body(text: str):
 def test_prefetch_distance_is_one_stage_when_the_load_fills_the_interval():
     # A load (72 cycles) takes the whole interval of a stage (MTE2, 72).
     _, ops = lowered_body(add_one(4))
-    assert prefetch_distance(ops, MODEL) == 1
+    assert prefetch_distance(ops, op_costs(ops, MODEL), MODEL) == 1
 
 
 def test_prefetch_distance_within_the_buffer_budget():
@@ -247,12 +247,12 @@ def test_prefetch_distance_within_the_buffer_budget():
     one_tile = dataclasses.replace(
         MODEL, capacities={**MODEL.capacities, MemorySpace.VEC: 1000}
     )
-    assert prefetch_distance(ops, one_tile) == 0
+    assert prefetch_distance(ops, op_costs(ops, one_tile), one_tile) == 0
 
 
 def test_no_prefetch_with_one_stage():
     _, ops = lowered_body(add_one(1))
-    assert prefetch_distance(ops, MODEL) == 0
+    assert prefetch_distance(ops, op_costs(ops, MODEL), MODEL) == 0
 
 
 # --------------------------------------------------------------------------- #
