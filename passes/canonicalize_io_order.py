@@ -9,7 +9,8 @@ load engine can run ahead of the compute engines. Then it turns every
 The priorities are `passes.io_order_policy`; the scheduling on the
 dependence graph (`passes.analysis`) is `passes.scheduling`; a block whose
 keys' own order keeps every dependence (`passes.analysis.order_check`)
-needs no graph; this module drives them.
+needs no graph; this module drives them. The other orders (option `order`:
+`engine`, `modelled`) come from `passes.orders`, imported only for them.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xdsl.context import Context
 from xdsl.dialects import scf
@@ -30,28 +30,13 @@ from xdsl.utils.exceptions import PassFailedException
 from xdsl.utils.str_enum import StrEnum
 
 from passes.analysis import DependenceGraph, OpSummaries
-from passes.analysis.engines import (
-    CostModel,
-    CostTableError,
-    default_costs,
-    load_costs,
-)
 from passes.analysis.graph import schedulable_ops
 from passes.analysis.order_check import keeps_dependences
-from passes.analysis.timeline import Loop
 from passes.collector import collector_paused
 from passes.demote import demote_to_scf_for
 from passes.diagnostics import fail
 from passes.explain import describe_block, explain_order
 from passes.io_order_policy import rotate_acc_stages, schedule_keys
-from passes.order_engine import (
-    engine_chains,
-    engine_keys,
-    op_costs,
-    prefetch_distance,
-)
-from passes.order_model import BodyModel
-from passes.order_modelled import SEARCH_LIMIT, Candidate, choose_order
 from passes.scheduling import (
     follows_chains,
     move_into_order,
@@ -60,6 +45,12 @@ from passes.scheduling import (
 )
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
+
+if TYPE_CHECKING:
+    from passes.analysis.engines import CostModel
+    from passes.analysis.timeline import Loop
+    from passes.order_modelled import Choice
+    from passes.orders import ModelledSearch
 
 
 class IOOrder(StrEnum):
@@ -71,10 +62,6 @@ class IOOrder(StrEnum):
     """Tiers by engine, loads a bounded distance ahead (`passes.order_engine`)."""
     MODELLED = "modelled"
     """The fastest of several candidates on the schedule model (`passes.order_modelled`)."""
-
-
-_bundled_costs = cache(default_costs)
-"""The bundled cost table, read once (a `CostModel` is immutable)."""
 
 
 @dataclass(frozen=True)
@@ -97,9 +84,6 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     footprints: OpSummaries = field(default_factory=lambda: OpSummaries(windows=False))
     """What the ops touch, without windows (`keeps_dependences`); memoized as `summaries`."""
 
-    def _model(self) -> CostModel:
-        return self.costs if self.costs is not None else _bundled_costs()
-
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not op.regions or (pipeline := closest(op, PipelineOp)) is None:
             return
@@ -114,20 +98,28 @@ class CanonicalizeIOOrderPattern(RewritePattern):
         policy = pipeline.policy
         keys: Sequence[Any] = schedule_keys(ops, policy)
         chains: Mapping[str, Sequence[int]] = {}
-        if self.order is IOOrder.ENGINE:
-            model = self._model()
-            costs = op_costs(ops, model)
-            keys = engine_keys(ops, policy, prefetch_distance(ops, costs, model))
-            chains = engine_chains(costs)
+        search: ModelledSearch | None = None
+        if self.order is not IOOrder.CATEGORY:
+            # The schedule model, loaded only for these orders.
+            from passes import orders  # noqa: PLC0415
+
+            model = self.costs or orders.bundled_costs()
+            if self.order is IOOrder.ENGINE:
+                keys, chains = orders.engine_priorities(ops, policy, model)
+            elif (
+                ops
+                and (self.explain or orders.is_searched(ops))
+                and (loop := _body_of(block)) is not None
+            ):
+                search = orders.ModelledSearch(loop, policy, model)
         # The keys' order, when it keeps every dependence, is the priority
         # order: most copied bodies need no dependence graph.
         order = sorted_order(keys)
         in_place = list(range(len(ops)))
         graph = None
-        loop = _body_of(block) if self.order is IOOrder.MODELLED and ops else None
         if (
             self.explain
-            or (loop is not None and len(ops) <= SEARCH_LIMIT)
+            or search is not None
             or (
                 order != in_place
                 and not (
@@ -138,12 +130,9 @@ class CanonicalizeIOOrderPattern(RewritePattern):
         ):
             graph = DependenceGraph.build(block, self.summaries)
             order = priority_order(graph, keys, list(chains.values()))
-        choice = None
-        if loop is not None and graph is not None:
-            body = BodyModel.prepare(loop, self._model())
-            choice = choose_order(
-                body, graph, policy, Candidate("category", tuple(order), keys)
-            )
+        choice: Choice | None = None
+        if search is not None and graph is not None:
+            choice = search.choose(graph, order, keys)
             chosen = choice.chosen
             order, keys, chains = list(chosen.order), chosen.keys, chosen.chains
         moved = (
@@ -229,12 +218,9 @@ class CanonicalizeIOOrderPass(ModulePass):
         order = _parse_order(self.order)
         model = None
         if self.costs:
-            try:
-                model = load_costs(self.costs)
-            except CostTableError as error:
-                raise PassFailedException(
-                    f"canonicalize-io-order: {error.where(self.costs)}: {error.message}"
-                ) from None
+            from passes.orders import read_costs  # noqa: PLC0415 (see `_reorder`)
+
+            model = read_costs(self.costs)
         with collector_paused():  # see passes.collector
             self._canonicalize(op, order, model)
 
