@@ -9,20 +9,25 @@ load engine can run ahead of the compute engines. Then it turns every
 The priorities are `passes.io_order_policy`; the scheduling on the
 dependence graph (`passes.analysis`) is `passes.scheduling`; a block whose
 keys' own order keeps every dependence (`passes.analysis.order_check`)
-needs no graph; this module drives them.
+needs no graph; this module drives them. The other orders (option `order`:
+`engine`, `modelled`) come from `passes.orders`, imported only for them.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from xdsl.context import Context
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.utils.exceptions import PassFailedException
+from xdsl.utils.str_enum import StrEnum
 
 from passes.analysis import DependenceGraph, OpSummaries
 from passes.analysis.graph import schedulable_ops
@@ -38,9 +43,31 @@ from passes.explain import (
     render_explanations,
 )
 from passes.io_order_policy import rotate_acc_stages, schedule_keys
-from passes.scheduling import move_into_order, priority_order, sorted_order
+from passes.scheduling import (
+    follows_chains,
+    move_into_order,
+    priority_order,
+    sorted_order,
+)
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
+
+if TYPE_CHECKING:
+    from passes.analysis.engines import CostModel
+    from passes.analysis.timeline import Loop
+    from passes.order_modelled import Choice
+    from passes.orders import ModelledSearch
+
+
+class IOOrder(StrEnum):
+    """The orders of `canonicalize-io-order` (its option `order`)."""
+
+    CATEGORY = "category"
+    """Scalars, loads, then compute and store per stage: PyPTO's order (the default)."""
+    ENGINE = "engine"
+    """Tiers by engine, loads a bounded distance ahead (`passes.order_engine`)."""
+    MODELLED = "modelled"
+    """The fastest of several candidates on the schedule model (`passes.order_modelled`)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +80,9 @@ class CanonicalizeIOOrderPattern(RewritePattern):
 
     explain: bool = False
     """Record in `explanations` each op that moved or that a dependence held back."""
+    order: IOOrder = IOOrder.CATEGORY
+    costs: CostModel | None = None
+    """The schedule model of the `engine` and `modelled` orders (default: the bundled table)."""
     explanations: list[BlockExplanation] = field(default_factory=list[BlockExplanation])
     """Per block, in the order they were reordered; the pass prints them when done."""
     summaries: OpSummaries = field(default_factory=OpSummaries)
@@ -75,18 +105,45 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     ) -> None:
         ops = schedulable_ops(block)
         policy = pipeline.policy
-        keys = schedule_keys(ops, policy)
+        keys: Sequence[Any] = schedule_keys(ops, policy)
+        chains: Mapping[str, Sequence[int]] = {}
+        search: ModelledSearch | None = None
+        if self.order is not IOOrder.CATEGORY:
+            # The schedule model, loaded only for these orders.
+            from passes import orders  # noqa: PLC0415
+
+            model = self.costs or orders.bundled_costs()
+            if self.order is IOOrder.ENGINE:
+                keys, chains = orders.engine_priorities(ops, policy, model)
+            elif (
+                ops
+                and (self.explain or orders.is_searched(ops))
+                and (loop := _body_of(block)) is not None
+            ):
+                search = orders.ModelledSearch(loop, policy, model)
         # The keys' order, when it keeps every dependence, is the priority
         # order: most copied bodies need no dependence graph.
         order = sorted_order(keys)
         in_place = list(range(len(ops)))
         graph = None
-        if self.explain or (
-            order != in_place
-            and not keeps_dependences(ops, order, self.summaries, self.footprints)
+        if (
+            self.explain
+            or search is not None
+            or (
+                order != in_place
+                and not (
+                    follows_chains(order, chains.values())
+                    and keeps_dependences(ops, order, self.summaries, self.footprints)
+                )
+            )
         ):
             graph = DependenceGraph.build(block, self.summaries)
-            order = priority_order(graph, keys)
+            order = priority_order(graph, keys, list(chains.values()))
+        choice: Choice | None = None
+        if search is not None and graph is not None:
+            choice = search.choose(graph, order, keys)
+            chosen = choice.chosen
+            order, keys, chains = list(chosen.order), chosen.keys, chosen.chains
         moved = (
             move_into_order(block, ops, order, rewriter, report=self.explain)
             if order != in_place
@@ -94,12 +151,34 @@ class CanonicalizeIOOrderPattern(RewritePattern):
         )
         if policy.double_buffer_acc:
             rotate_acc_stages(ops, rewriter)
-        if (
-            self.explain
-            and graph is not None
-            and (steps := explain_order(graph, keys, order, moved))
-        ):
-            self.explanations.append(BlockExplanation(describe_block(block), steps))
+        if not self.explain or graph is None:
+            return
+        notes = () if choice is None else tuple(choice.explain())
+        steps = explain_order(graph, keys, order, moved, chains)
+        if notes or steps:
+            self.explanations.append(
+                BlockExplanation(describe_block(block), steps, notes)
+            )
+
+
+def _body_of(block: Block) -> Loop | None:
+    """The loop whose body `block` is, if it is one."""
+    owner = block.parent_op()
+    if isinstance(owner, scf.ForOp | PipelineOp) and owner.body.block is block:
+        return owner
+    return None
+
+
+def _parse_order(text: str) -> IOOrder:
+    """The `order` option's value, or a diagnostic naming the known ones."""
+    try:
+        return IOOrder(text)
+    except ValueError:
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        known = ", ".join(order.value for order in IOOrder)
+        raise PassFailedException(
+            f"canonicalize-io-order: unknown order '{shown}' (known: {known})"
+        ) from None
 
 
 def check_lowered(pipelines: Sequence[PipelineOp]) -> None:
@@ -129,27 +208,44 @@ class CanonicalizeIOOrderPass(ModulePass):
 
     Every block inside a `pypto.pipeline` is reordered into scalars, loads,
     then compute and store per stage, as far as SSA and memory dependences
-    allow; then every `pypto.pipeline stages 1` is demoted to `scf.for`. A
-    pipeline with more than one stage is an error: run `lower-pipeline-loops`
-    first.
+    allow (`order=category`, PyPTO's); `order=engine` tiers the ops by
+    engine instead, and `order=modelled` keeps the fastest of several
+    candidate orders on the schedule model. Then every `pypto.pipeline
+    stages 1` is demoted to `scf.for`. A pipeline with more than one stage
+    is an error: run `lower-pipeline-loops` first.
     """
 
     name = "canonicalize-io-order"
 
     explain: bool = False
-    """Print to stderr, per block, each op that moved or that a dependence held back."""
+    """
+    Print to stderr, per block, each op that moved or that a dependence held
+    back; with `order=modelled`, the candidates and their modelled times.
+    """
+    order: str = IOOrder.CATEGORY.value
+    """`category` (PyPTO's), `engine` or `modelled`: see the pass's page."""
+    costs: str = ""
+    """A JSON cost table for `engine` and `modelled` (default: the bundled one)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        with collector_paused():  # see passes.collector
-            self._canonicalize(op)
+        order = _parse_order(self.order)
+        model = None
+        if self.costs:
+            from passes.orders import read_costs  # noqa: PLC0415 (see `_reorder`)
 
-    def _canonicalize(self, op: ModuleOp) -> None:
+            model = read_costs(self.costs)
+        with collector_paused():  # see passes.collector
+            self._canonicalize(op, order, model)
+
+    def _canonicalize(
+        self, op: ModuleOp, order: IOOrder, model: CostModel | None
+    ) -> None:
         # One linear walk (not xDSL's walker, whose walk costs the nesting
         # depth per op): the blocks inner first, as the pattern expects.
         ops = [nested for top in op.ops for nested in ops_with_regions(top)]
         pipelines = [nested for nested in ops if isinstance(nested, PipelineOp)]
         check_lowered(pipelines)
-        pattern = CanonicalizeIOOrderPattern(self.explain)
+        pattern = CanonicalizeIOOrderPattern(self.explain, order, model)
         for nested in ops:
             pattern.match_and_rewrite(nested, PatternRewriter(nested))
         for pipeline in pipelines:

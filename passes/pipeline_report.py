@@ -53,6 +53,7 @@ from passes.analysis.engines import (
     static_trip_count,
 )
 from passes.analysis.graph import schedulable_ops
+from passes.analysis.recurrence import CycleRatio, recurrence_bound
 from passes.analysis.timeline import (
     MAX_TOTAL_ITERATIONS,
     MIN_ITERATIONS,
@@ -95,6 +96,8 @@ class Figures:
     timeline: Timeline
     copies: int
     """Original iterations per iteration of the loop (F after the lowering)."""
+    recurrence: CycleRatio
+    """RecMII per iteration of the loop: the slowest chain of dependences into the next."""
     whole: Whole = Whole(None, None)
 
     def per_iteration(self, time: float) -> float:
@@ -105,8 +108,23 @@ class Figures:
         return self.per_iteration(self.timeline.time_per_iteration)
 
     @property
-    def bound(self) -> float:
+    def resource_bound(self) -> float:
+        """ResMII: the busiest unit's time."""
         return self.per_iteration(self.timeline.bound)
+
+    @property
+    def recurrence_bound(self) -> float:
+        return self.per_iteration(self.recurrence.ratio)
+
+    @property
+    def bound(self) -> float:
+        """The larger of the resource and the recurrence bound."""
+        return max(self.resource_bound, self.recurrence_bound)
+
+    @property
+    def efficiency(self) -> float:
+        """bound / modelled time: 1 when the loop runs at its bound."""
+        return 1.0 if self.time == 0 else self.bound / self.time
 
     @property
     def busy(self) -> dict[Unit, float]:
@@ -130,8 +148,11 @@ class Figures:
         return {
             "time_per_iteration": self.time,
             "bound": self.bound,
+            "resource_bound": self.resource_bound,
+            "recurrence_bound": self.recurrence_bound,
+            "recurrence_exact": self.recurrence.exact,
             "bottleneck": None if bottleneck is None else timeline.label(bottleneck),
-            "efficiency": timeline.efficiency,
+            "efficiency": self.efficiency,
             "busy": {timeline.label(u): t for u, t in self.busy.items()},
             "peak_bytes": {str(s): b for s, b in timeline.peak_bytes.items()},
             "over_capacity": sorted(str(s) for s in timeline.over_capacity),
@@ -319,15 +340,16 @@ def loop_figures(
     iterations) once the loop has drained.
     """
     timeline = loop.simulate(min_iterations=min_iterations)
+    recurrence = recurrence_bound(loop)
     if trip is None:
-        return Figures(timeline, copies, Whole(None, None, DYNAMIC_TRIP))
+        return Figures(timeline, copies, recurrence, Whole(None, None, DYNAMIC_TRIP))
     if trip // copies > MAX_TOTAL_ITERATIONS:
         note = f"over {MAX_TOTAL_ITERATIONS} iterations: not simulated"
-        return Figures(timeline, copies, Whole(trip, None, note))
+        return Figures(timeline, copies, recurrence, Whole(trip, None, note))
     time = loop.total_time(trip // copies)
     if remainder:
         time += LoopModel.straight(remainder, loop.model).total_time(1)
-    return Figures(timeline, copies, Whole(trip, time))
+    return Figures(timeline, copies, recurrence, Whole(trip, time))
 
 
 def lowered_figures(

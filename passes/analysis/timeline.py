@@ -218,6 +218,18 @@ class Timeline:
 
 
 @dataclass(frozen=True)
+class DependenceEdge:
+    """A dependence between two ops of a loop body (indices into its ops)."""
+
+    source: int
+    target: int
+    carried: bool
+    """From an op of one iteration to an op of the next."""
+    use: bool | None
+    """None, or the target uses a tile of the source: updating it in place or not."""
+
+
+@dataclass(frozen=True)
 class LoopModel:
     """
     A loop body prepared for simulation: its steps (costs, dependences,
@@ -235,24 +247,26 @@ class LoopModel:
     """The steps of each op: one, or one per core for a scalar op of a two-core loop."""
     cores: tuple[Core, ...]
     model: CostModel
+    edges: tuple[DependenceEdge, ...]
+    """The dependences between `ops` (SSA, memory, loop-carried; no buffer reuse)."""
 
     @classmethod
     def prepare(cls, loop: Loop, model: CostModel) -> LoopModel:
         """The steps of `loop`'s body, with loop-carried dependences."""
         ops = schedulable_ops(loop.body.block)
-        return cls._build(loop, ops, _dependences(ops, loop), model)
+        return cls._build(loop, ops, dependence_edges(ops, loop), model)
 
     @classmethod
     def straight(cls, ops: Sequence[Operation], model: CostModel) -> LoopModel:
         """Ops of a block run once (e.g. a loop's remainder), as a body without carried edges."""
-        return cls._build(None, list(ops), _dependences(ops, None), model)
+        return cls._build(None, list(ops), dependence_edges(ops, None), model)
 
     @classmethod
     def _build(
         cls,
         loop: Loop | None,
         ops: list[Operation],
-        edges: Sequence[_Edge],
+        edges: Sequence[DependenceEdge],
         model: CostModel,
     ) -> LoopModel:
         costs = [op_cost(op, model) for op in ops]
@@ -318,7 +332,7 @@ class LoopModel:
         steps_of = {
             op: tuple(range(first[i], first[i + 1])) for i, op in enumerate(ops)
         }
-        return cls(loop, tuple(ops), tuple(steps), steps_of, cores, model)
+        return cls(loop, tuple(ops), tuple(steps), steps_of, cores, model, tuple(edges))
 
     def step_order(self, order: Sequence[Operation] | None = None) -> tuple[int, ...]:
         """
@@ -517,23 +531,16 @@ def _pool(op: Operation) -> tuple[StagePair, ...]:
     return attr.pairs if isinstance(attr, MembershipAttr) else ()
 
 
-@dataclass(frozen=True)
-class _Edge:
-    source: int
-    target: int
-    carried: bool
-    """From an op of one iteration to an op of the next."""
-    use: bool | None
-    """None, or the target uses a tile of the source: updating it in place or not."""
-
-
-def _dependences(ops: Sequence[Operation], loop: Loop | None) -> list[_Edge]:
+def dependence_edges(
+    ops: Sequence[Operation], loop: Loop | None
+) -> list[DependenceEdge]:
     """
-    The edges of the dependence graph of the ops: for a loop, of two
-    consecutive iterations (the body cloned twice into a scratch block, the
-    second clone with the induction variable plus the step and the first's
-    yielded values for the iter_args; carried edges go from the first clone
-    to the second); without a loop, of one copy.
+    The edges of the dependence graph of the ops (SSA and memory; the reuse
+    of a buffer is not one): for a loop, of two consecutive iterations (the
+    body cloned twice into a scratch block, the second clone with the
+    induction variable plus the step and the first's yielded values for the
+    iter_args; carried edges go from the first clone to the second); without
+    a loop, of one copy.
     """
     scratch = Block()
 
@@ -563,7 +570,7 @@ def _dependences(ops: Sequence[Operation], loop: Loop | None) -> list[_Edge]:
             )
             seconds = add_copy(second)
         graph = DependenceGraph.build(scratch)
-        edges: list[_Edge] = []
+        edges: list[DependenceEdge] = []
         for target, target_op in enumerate(graph.ops):
             carried = target_op in seconds
             target_index = seconds[target_op] if carried else firsts.get(target_op)
@@ -575,7 +582,7 @@ def _dependences(ops: Sequence[Operation], loop: Loop | None) -> list[_Edge]:
                 if source_index is None:
                     continue  # the second copy's own edges repeat the first's
                 use = _tile_use(source_op, target_op, reasons)
-                edges.append(_Edge(source_index, target_index, carried, use))
+                edges.append(DependenceEdge(source_index, target_index, carried, use))
         return edges
     finally:  # the clones use values of the module: drop those uses
         for op in reversed(scratch.ops):

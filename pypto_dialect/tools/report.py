@@ -604,7 +604,7 @@ def _draw_window(
     if steady:
         title = (
             f"steady state, iterations {first}-{first + panel.shown - 1}: "
-            f"{figures.time:.1f} per original iteration ({timeline.efficiency:.1%})"
+            f"{figures.time:.1f} per original iteration ({figures.efficiency:.1%})"
         )
     else:
         report = panel.report

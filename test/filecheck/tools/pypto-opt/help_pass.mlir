@@ -20,7 +20,9 @@
 
 // EXPLAIN:   Options (canonicalize-io-order{option=value ...}):
 // EXPLAIN-NEXT: explain: true or false; default false
-// EXPLAIN-NEXT:     Print to stderr, per block, each op that moved or that a dependence held back.
+// EXPLAIN-NEXT:     Print to stderr, per block, each op that moved or that a dependence held
+// EXPLAIN-NEXT:     back; with `order=modelled`, the candidates and their modelled times.
+// EXPLAIN-NEXT: order: a string; default "category"
 
 // Options inherited from a base class keep their docstrings.
 // UPSTREAM:  inline-snrt (xdsl.transforms.inline_snrt.InlineSnrtPass)
