@@ -45,18 +45,17 @@ from passes.explain import (
 from passes.io_order_policy import rotate_acc_stages, schedule_keys
 from passes.scheduling import (
     follows_chains,
+    keeps_edges,
     move_into_order,
     priority_order,
     sorted_order,
 )
-from pypto_dialect.pipeline import PipelineOp
+from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
 
 if TYPE_CHECKING:
-    from passes.analysis.engines import CostModel
     from passes.analysis.timeline import Loop
-    from passes.order_modelled import Choice
-    from passes.orders import ModelledSearch
+    from passes.orders import Orders
 
 
 class IOOrder(StrEnum):
@@ -81,8 +80,8 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     explain: bool = False
     """Record in `explanations` each op that moved or that a dependence held back."""
     order: IOOrder = IOOrder.CATEGORY
-    costs: CostModel | None = None
-    """The schedule model of the `engine` and `modelled` orders (default: the bundled table)."""
+    orders: Orders | None = None
+    """The `engine` and `modelled` orders of the run (`passes.orders`), if one is asked for."""
     explanations: list[BlockExplanation] = field(default_factory=list[BlockExplanation])
     """Per block, in the order they were reordered; the pass prints them when done."""
     summaries: OpSummaries = field(default_factory=OpSummaries)
@@ -105,60 +104,130 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     ) -> None:
         ops = schedulable_ops(block)
         policy = pipeline.policy
-        keys: Sequence[Any] = schedule_keys(ops, policy)
+        orders = self.orders
+        if orders is not None and self.order is IOOrder.MODELLED and ops:
+            loop = _body_of(block)
+            if loop is not None:
+                self._reorder_modelled(block, loop, ops, policy, rewriter)
+                return
         chains: Mapping[str, Sequence[int]] = {}
-        search: ModelledSearch | None = None
-        if self.order is not IOOrder.CATEGORY:
-            # The schedule model, loaded only for these orders.
-            from passes import orders  # noqa: PLC0415
+        if orders is not None and self.order is IOOrder.ENGINE:
+            keys, chains = orders.engine_priorities(ops, policy)
+        else:
+            keys = schedule_keys(ops, policy)
+        graphs = _Graphs(block, self.summaries)
+        order = self._priority_order(ops, keys, chains, graphs)
+        self._apply(ops, _Ordered(order, keys, chains), graphs, rewriter, policy)
 
-            model = self.costs or orders.bundled_costs()
-            if self.order is IOOrder.ENGINE:
-                keys, chains = orders.engine_priorities(ops, policy, model)
-            elif (
-                ops
-                and (self.explain or orders.is_searched(ops))
-                and (loop := _body_of(block)) is not None
-            ):
-                search = orders.ModelledSearch(loop, policy, model)
-        # The keys' order, when it keeps every dependence, is the priority
-        # order: most copied bodies need no dependence graph.
+    def _priority_order(
+        self,
+        ops: Sequence[Operation],
+        keys: Sequence[Any],
+        chains: Mapping[str, Sequence[int]],
+        graphs: _Graphs,
+    ) -> list[int]:
+        """
+        The priority order of `keys` (each of `chains` in order). The keys'
+        own order, when it keeps every dependence, is that order: most
+        copied bodies need no dependence graph.
+        """
         order = sorted_order(keys)
-        in_place = list(range(len(ops)))
-        graph = None
-        if (
-            self.explain
-            or search is not None
+        if not self.explain and (
+            order == list(range(len(ops)))
             or (
-                order != in_place
-                and not (
-                    follows_chains(order, chains.values())
-                    and keeps_dependences(ops, order, self.summaries, self.footprints)
-                )
+                follows_chains(order, chains.values())
+                and keeps_dependences(ops, order, self.summaries, self.footprints)
             )
         ):
-            graph = DependenceGraph.build(block, self.summaries)
-            order = priority_order(graph, keys, list(chains.values()))
-        choice: Choice | None = None
-        if search is not None and graph is not None:
-            choice = search.choose(graph, order, keys)
-            chosen = choice.chosen
-            order, keys, chains = list(chosen.order), chosen.keys, chosen.chains
+            return order
+        return priority_order(graphs.get(), keys, list(chains.values()))
+
+    def _reorder_modelled(
+        self,
+        block: Block,
+        loop: Loop,
+        ops: Sequence[Operation],
+        policy: PipelinePolicy,
+        rewriter: PatternRewriter,
+    ) -> None:
+        """
+        `order=modelled` on a loop body: the choice made for a body of its
+        shape, if its order keeps this body's dependences (it does, the
+        shape being the same, unless the shape misses something), else the
+        choice of a search.
+        """
+        assert self.orders is not None
+        graphs = _Graphs(block, self.summaries)
+        shape, choice = self.orders.recall(loop, ops, policy)
+        if choice is not None and not self._keeps(ops, choice.chosen.order, graphs):
+            choice = None
+        if choice is None:
+            keys = schedule_keys(ops, policy)
+            category = self._priority_order(ops, keys, {}, graphs)
+            choice = self.orders.choose(
+                loop, policy, (category, keys), graphs.get, shape
+            )
+        chosen = choice.chosen
+        notes = tuple(choice.explain()) if self.explain else ()
+        ordered = _Ordered(list(chosen.order), chosen.keys, chosen.chains, notes)
+        self._apply(ops, ordered, graphs, rewriter, policy)
+
+    def _keeps(
+        self, ops: Sequence[Operation], order: Sequence[int], graphs: _Graphs
+    ) -> bool:
+        """Whether `order` of `ops` keeps every dependence (the graph only if needed)."""
+        if keeps_dependences(ops, order, self.summaries, self.footprints):
+            return True
+        return keeps_edges(graphs.get(), order)
+
+    def _apply(
+        self,
+        ops: Sequence[Operation],
+        ordered: _Ordered,
+        graphs: _Graphs,
+        rewriter: PatternRewriter,
+        policy: PipelinePolicy,
+    ) -> None:
+        """Put the block's ops in the new order and record why under `explain`."""
+        block, order = graphs.block, ordered.order
         moved = (
             move_into_order(block, ops, order, rewriter, report=self.explain)
-            if order != in_place
+            if order != list(range(len(ops)))
             else []
         )
         if policy.double_buffer_acc:
             rotate_acc_stages(ops, rewriter)
-        if not self.explain or graph is None:
+        if not self.explain:
             return
-        notes = () if choice is None else tuple(choice.explain())
-        steps = explain_order(graph, keys, order, moved, chains)
-        if notes or steps:
+        steps = explain_order(graphs.get(), ordered.keys, order, moved, ordered.chains)
+        if ordered.notes or steps:
             self.explanations.append(
-                BlockExplanation(describe_block(block), steps, notes)
+                BlockExplanation(describe_block(block), steps, ordered.notes)
             )
+
+
+@dataclass(frozen=True)
+class _Ordered:
+    """A block's new order, the keys that gave it, the chains it kept, explain's notes."""
+
+    order: list[int]
+    keys: Sequence[Any]
+    chains: Mapping[str, Sequence[int]]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass
+class _Graphs:
+    """The dependence graph of a block, built when first asked for."""
+
+    block: Block
+    summaries: OpSummaries
+    graph: DependenceGraph | None = None
+
+    def get(self) -> DependenceGraph:
+        if self.graph is None:
+            self.graph = DependenceGraph.build(self.block, self.summaries)
+        return self.graph
 
 
 def _body_of(block: Block) -> Loop | None:
@@ -229,23 +298,24 @@ class CanonicalizeIOOrderPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         order = _parse_order(self.order)
-        model = None
-        if self.costs:
-            from passes.orders import read_costs  # noqa: PLC0415 (see `_reorder`)
+        orders = None
+        if self.costs or order is not IOOrder.CATEGORY:
+            # The schedule model, loaded only for these orders (or to check `costs`).
+            from passes.orders import Orders  # noqa: PLC0415
 
-            model = read_costs(self.costs)
+            orders = Orders.with_costs(self.costs, self.explain)
         with collector_paused():  # see passes.collector
-            self._canonicalize(op, order, model)
+            self._canonicalize(op, order, orders)
 
     def _canonicalize(
-        self, op: ModuleOp, order: IOOrder, model: CostModel | None
+        self, op: ModuleOp, order: IOOrder, orders: Orders | None
     ) -> None:
         # One linear walk (not xDSL's walker, whose walk costs the nesting
         # depth per op): the blocks inner first, as the pattern expects.
         ops = [nested for top in op.ops for nested in ops_with_regions(top)]
         pipelines = [nested for nested in ops if isinstance(nested, PipelineOp)]
         check_lowered(pipelines)
-        pattern = CanonicalizeIOOrderPattern(self.explain, order, model)
+        pattern = CanonicalizeIOOrderPattern(self.explain, order, orders)
         for nested in ops:
             pattern.match_and_rewrite(nested, PatternRewriter(nested))
         for pipeline in pipelines:

@@ -33,7 +33,6 @@ from passes.analysis.engines import (
     OpCost,
     Unit,
     engine_of,
-    op_cost,
     padded_bytes,
 )
 from passes.io_order_policy import (
@@ -109,11 +108,6 @@ def _key(
         innermost = stage[0][1] if stage else -1
         return ScheduleKey(1, (innermost // 2,), sub, (innermost,))
     return ScheduleKey(1, tuple(n for pair in stage for n in pair), sub, ())
-
-
-def op_costs(ops: Sequence[Operation], model: CostModel) -> list[OpCost]:
-    """The cost of each of `ops` on `model`."""
-    return [op_cost(op, model) for op in ops]
 
 
 def prefetch_distance(

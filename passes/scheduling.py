@@ -81,6 +81,16 @@ def follows_chains(order: Sequence[int], chains: Collection[Sequence[int]]) -> b
     )
 
 
+def keeps_edges(graph: DependenceGraph, order: Sequence[int]) -> bool:
+    """Whether `order` (indices of `graph.ops`) puts every op after its predecessors."""
+    position = {index: n for n, index in enumerate(order)}
+    return all(
+        position[successor] > position[index]
+        for index, successors in enumerate(graph.all_successor_indices())
+        for successor in successors
+    )
+
+
 def sorted_order(keys: Sequence[KeyT]) -> list[int]:
     """
     The indices of `keys` (hashable) sorted by key, the earlier among equal keys: what

@@ -16,15 +16,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_timeline import add_one
+from xdsl.ir import Operation
 
-from passes import order_modelled
-from passes.analysis.engines import default_costs
+from passes import order_modelled, orders
+from passes.analysis.engines import CostModel, default_costs, op_cost
 from passes.analysis.graph import schedulable_ops
 from passes.analysis.modulo import ModuloOp, modulo_schedule, resource_bound
 from passes.analysis.recurrence import CycleEdge, max_cycle_ratio
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.order_engine import op_costs, prefetch_distance
+from passes.order_engine import prefetch_distance
+from passes.order_model import BodyModel
 from passes.pipeline_report import pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
@@ -231,6 +233,10 @@ def test_modulo_schedule_of_a_chain_is_found():
 # --------------------------------------------------------------------------- #
 
 
+def op_costs(ops: list[Operation], model: CostModel):
+    return [op_cost(op, model) for op in ops]
+
+
 def lowered_body(text: str):
     module = parse_module(CTX, text)
     LowerPipelineLoopsPass().apply(CTX, module)
@@ -264,7 +270,8 @@ def test_no_prefetch_with_one_stage():
 
 def explained(text: str) -> tuple[str, str]:
     """The output and the `explain` lines of both passes with `order=modelled`."""
-    module, _ = lowered_body(text)
+    module = parse_module(CTX, text)
+    LowerPipelineLoopsPass().apply(CTX, module)
     stderr = StringIO()
     with redirect_stderr(stderr):
         CanonicalizeIOOrderPass(explain=True, order="modelled").apply(CTX, module)
@@ -283,16 +290,71 @@ def test_a_large_block_is_not_searched(monkeypatch: pytest.MonkeyPatch):
     assert output == str(category)
 
 
+def test_the_search_stops_at_the_bound():
+    # The input runs at the busiest unit's time: no order can be faster.
+    _, lines = explained(add_one(4))
+    assert "order=modelled: input kept" in lines
+    assert "(the later ones not tried: input runs at the bound)" in lines
+    assert "category:" not in lines
+
+
 def test_the_search_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch):
-    # 19 ops: a budget of 60 simulated ops is three candidates.
+    # 19 ops: a budget of 60 simulated ops is three candidates (a bound no
+    # order reaches, so that only the budget stops the search).
     monkeypatch.setattr(order_modelled, "SEARCH_BUDGET", 60)
+    monkeypatch.setattr(BodyModel, "bound", 0.0)
     _, lines = explained(add_one(4))
     assert "    engine D=0: " in lines
     assert (
-        "    engine D=1: (not tried: the search budget of 60 simulated ops is "
-        "spent, nor the later candidates)" in lines
+        "    (the later ones not tried: the search budget of 60 simulated ops "
+        "is spent)" in lines
     )
-    assert "engine D=2" not in lines
+    assert "engine D=1" not in lines
+
+
+ACCUMULATE = """
+func.func @accumulate(%x: !pypto.tensor<64x64xf32>, %z: !pypto.tensor<64x64xf32>, %out: !pypto.tensor<64x64xf32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %one = arith.constant 1.0 : f32
+  %r = pypto.pipeline %i = %c0 to %c8 step %c1 stages 4 iter_args(%acc = %one) -> (f32) {
+    %off = arith.muli %i, %c8 : index
+    %t = pypto.tile.load %x[%off, %c0] : !pypto.tensor<64x64xf32> -> !pypto.tile<8x64xf32, vec>
+    %y = pypto.tile.exp %t : !pypto.tile<8x64xf32, vec>
+    pypto.tile.store %y, %out[%off, %c0] : !pypto.tile<8x64xf32, vec>, !pypto.tensor<64x64xf32>
+    %u = pypto.tile.load %z[%off, %c0] : !pypto.tensor<64x64xf32> -> !pypto.tile<1x64xf32, vec>
+    %e = pypto.tile.read %u[%c0, %c0] : !pypto.tile<1x64xf32, vec>
+    %s = arith.addf %acc, %e : f32
+    pypto.yield %s : f32
+  }
+  func.return %r : f32
+}
+"""
+"""A body whose modulo schedule is kept (the input does not run at the bound)."""
+
+
+def test_a_loop_of_a_searched_shape_takes_its_choice(monkeypatch: pytest.MonkeyPatch):
+    searched: list[int] = []
+
+    def counted(body: order_modelled.Body, explain: bool = False):
+        searched.append(body.size)
+        return order_modelled.choose_order(body, explain)
+
+    monkeypatch.setattr(orders, "choose_order", counted)
+    twice = ACCUMULATE + ACCUMULATE.replace("@accumulate", "@again")
+    recalled, lines = explained(twice)
+    assert len(searched) == 1
+    assert lines.count("order=modelled: modulo II=") == 2
+
+    # The same order as a search of each.
+    def forgotten(*_: object) -> tuple[None, None]:
+        return None, None
+
+    monkeypatch.setattr(orders.Orders, "recall", forgotten)
+    each, _ = explained(twice)
+    assert len(searched) == 3
+    assert recalled == each
 
 
 def test_modulo_schedule_needs_the_ops_in_program_order():
