@@ -16,8 +16,9 @@ from passes.analysis.engines import Core, CostModel, Engine, Unit
 from pypto_dialect.types import MemorySpace
 
 if TYPE_CHECKING:  # for types only: `pipeline_report` imports this module
-    from passes.pipeline_report import Advice, Figures, LoopReport
+    from passes.pipeline_report import LoopReport
     from passes.pipeline_sensitivity import Sensitivity
+    from passes.stages_advisor import Advice, Figures
 
 
 def _cycles(value: float) -> str:
