@@ -23,11 +23,7 @@ from xdsl.utils.target import Target
 from pypto_dialect.dsl.errors import ExportError
 from pypto_dialect.dsl.frontend import parse_pypto
 from pypto_dialect.dsl.target import print_pypto
-from pypto_dialect.tools.diagnostics import (
-    UnreadableInput,
-    decode_source,
-    located_error,
-)
+from pypto_dialect.source_text import UnreadableInput, decode_source, located_error
 
 
 class ExitingParseError(ParseError, SystemExit):

@@ -1,6 +1,7 @@
 """
-Error reporting shared by `pypto-opt` and `pypto-run`: source locations,
-undecodable input, and internal errors (bugs, exit code 70).
+Error reporting shared by the console tools: diagnostics located at ops,
+internal errors (bugs, exit code 70), `--version`. Decoding and located
+source errors are `pypto_dialect.source_text`'s, which the frontend shares.
 
 xDSL ops do not keep where they were parsed from: `CheckedParser`
 (`pypto_dialect.checked`) remembers it, `recording_diagnosed_ops` tells
@@ -24,9 +25,9 @@ from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import DiagnosticException
-from xdsl.utils.lexer import Span
 
 from pypto_dialect import __version__
+from pypto_dialect.source_text import located_error
 
 if TYPE_CHECKING:
     from pypto_dialect.checked import OpSpans
@@ -67,10 +68,6 @@ def reported_diagnostics(
             raise ToolFailure(text) from None
 
 
-class UnreadableInput(Exception):
-    """Input that is not a program's text; the message says why (`cannot read FILE: ...`)."""
-
-
 @contextmanager
 def recording_diagnosed_ops() -> Generator[list[Operation]]:
     """Collect the ops that xDSL attaches diagnostics to while the block runs."""
@@ -86,16 +83,6 @@ def recording_diagnosed_ops() -> Generator[list[Operation]]:
         yield diagnosed
     finally:
         setattr(Diagnostic, "add_message", add_message)  # noqa: B010
-
-
-def source_excerpt(span: Span[str] | Span[bytes]) -> str:
-    """The source line(s) of `span` with carets under it, without the location line."""
-    return span.print_with_context().split("\n", 1)[1].rstrip("\n")
-
-
-def located_error(span: Span[str] | Span[bytes], message: str) -> str:
-    """`file:line:col: error: message` and the source line with carets."""
-    return f"{span.get_location()}: error: {message}\n{source_excerpt(span)}"
 
 
 def diagnostic_text(
@@ -132,30 +119,6 @@ def diagnostic_text(
         prefix = context + (f"'{created.name}' op " if name_op else "")
         return f"{where}: error: {prefix}{message}"
     return "\n".join((f"{input_name}: error: {context}{message}", *notes))
-
-
-def decode_source(data: bytes, line_offset: int = 0) -> str:
-    """
-    `data` as UTF-8 text, or `UnreadableInput` locating the first NUL byte or
-    invalid byte (`line_offset` lines precede `data` in the file).
-    """
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise UnreadableInput(
-            f"binary data (NUL byte at {_where(data, nul, line_offset)})"
-        )
-    try:
-        return data.decode()
-    except UnicodeDecodeError as error:
-        byte = data[error.start]
-        where = _where(data, error.start, line_offset)
-        raise UnreadableInput(f"not UTF-8 text (byte {byte:#04x} at {where})") from None
-
-
-def _where(data: bytes, offset: int, line_offset: int) -> str:
-    line = line_offset + data.count(b"\n", 0, offset) + 1
-    column = offset - data.rfind(b"\n", 0, offset)
-    return f"line {line}, column {column}"
 
 
 def version_text(tool: str, xdsl_version: str | None = None) -> str:

@@ -30,14 +30,12 @@ from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from pypto_dialect.source_text import UnreadableInput, decode_source, located_error
 from pypto_dialect.tools.diagnostics import (
     PrintAndExit,
     ToolFailure,
-    UnreadableInput,
     add_traceback_flag,
-    decode_source,
     diagnostic_text,
-    located_error,
     recording_diagnosed_ops,
     report_internal_error,
     version_text,

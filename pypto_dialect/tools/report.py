@@ -35,14 +35,12 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import ParseError
 
 from passes.report_defaults import DEFAULT_PASSES, MAX_STAGES
+from pypto_dialect.source_text import UnreadableInput, decode_source, located_error
 from pypto_dialect.tools.diagnostics import (
     ToolFailure,
-    UnreadableInput,
     add_traceback_flag,
     add_version_flag,
-    decode_source,
     int_at_least,
-    located_error,
     report_internal_error,
     reported_diagnostics,
 )

@@ -30,14 +30,12 @@ from pypto_dialect.interpreter_limits import (
     DEFAULT_MAX_ELEMENTS,
     DEFAULT_MAX_ITERATIONS,
 )
+from pypto_dialect.source_text import UnreadableInput, decode_source, located_error
 from pypto_dialect.tools.diagnostics import (
     ToolFailure,
-    UnreadableInput,
     add_traceback_flag,
     add_version_flag,
-    decode_source,
     int_at_least,
-    located_error,
     report_internal_error,
     reported_diagnostics,
 )
