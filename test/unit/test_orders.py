@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_report_properties import READ_HOISTED
 from test_timeline import add_one
 from xdsl.ir import Operation
 
@@ -312,28 +313,6 @@ def test_the_search_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch):
     assert "engine D=1" not in lines
 
 
-ACCUMULATE = """
-func.func @accumulate(%x: !pypto.tensor<64x64xf32>, %z: !pypto.tensor<64x64xf32>, %out: !pypto.tensor<64x64xf32>) -> f32 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  %one = arith.constant 1.0 : f32
-  %r = pypto.pipeline %i = %c0 to %c8 step %c1 stages 4 iter_args(%acc = %one) -> (f32) {
-    %off = arith.muli %i, %c8 : index
-    %t = pypto.tile.load %x[%off, %c0] : !pypto.tensor<64x64xf32> -> !pypto.tile<8x64xf32, vec>
-    %y = pypto.tile.exp %t : !pypto.tile<8x64xf32, vec>
-    pypto.tile.store %y, %out[%off, %c0] : !pypto.tile<8x64xf32, vec>, !pypto.tensor<64x64xf32>
-    %u = pypto.tile.load %z[%off, %c0] : !pypto.tensor<64x64xf32> -> !pypto.tile<1x64xf32, vec>
-    %e = pypto.tile.read %u[%c0, %c0] : !pypto.tile<1x64xf32, vec>
-    %s = arith.addf %acc, %e : f32
-    pypto.yield %s : f32
-  }
-  func.return %r : f32
-}
-"""
-"""A body whose modulo schedule is kept (the input does not run at the bound)."""
-
-
 def test_a_loop_of_a_searched_shape_takes_its_choice(monkeypatch: pytest.MonkeyPatch):
     searched: list[int] = []
 
@@ -342,7 +321,9 @@ def test_a_loop_of_a_searched_shape_takes_its_choice(monkeypatch: pytest.MonkeyP
         return order_modelled.choose_order(body, explain)
 
     monkeypatch.setattr(orders, "choose_order", counted)
-    twice = ACCUMULATE + ACCUMULATE.replace("@accumulate", "@again")
+    # A body whose modulo schedule is kept (the input is not at the bound).
+    text = READ_HOISTED.text
+    twice = text + text.replace("@kernel", "@again")
     recalled, lines = explained(twice)
     assert len(searched) == 1
     assert lines.count("order=modelled: modulo II=") == 2
