@@ -4,7 +4,7 @@ that the noise of a shared machine does not move (timings of one phase spread
 by up to 1.8x here; counts of the same run agree to 1%).
 
     python -m bench.instructions [--baseline DIR] [--families NAME ...]
-                                 [--passes lower|canonicalize ...]
+                                 [--passes lower|canonicalize|canonicalize-engine|canonicalize-modelled ...]
                                  [--sizes OPS ...] [--stages F ...] [--jobs N]
 
 For the largest case of each family at the scale (default: 2,500 ops, F = 16),
@@ -15,6 +15,9 @@ project from the current checkout and, with `--baseline`, from that one too
 (as `bench/pass_times.py` does), so any revision with both passes can be
 counted. Prints a Markdown table: millions of instructions per pass and
 checkout, and baseline / current. About 20 s per run; `--jobs` runs at a time.
+`canonicalize-engine` and `canonicalize-modelled` count
+`canonicalize-io-order` with `order=engine` / `order=modelled` (after the
+lowering, uncounted), for checkouts that have the option.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from pathlib import Path
 from bench.cases import FAMILIES, MAX_COPIES, Case, Scale
 
 PASSES = ("lower", "canonicalize")
+ORDERED = ("canonicalize-engine", "canonicalize-modelled")
+"""`canonicalize-io-order{order=engine}` and `{order=modelled}` (this checkout's)."""
 
 _CHILD = """
 import itertools, sys
@@ -45,11 +50,13 @@ from pypto_dialect.context import pypto_context
 path, counted, max_copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
 ctx = pypto_context()
 module = Parser(ctx, open(path).read()).parse_module()
-for name, apply in (
+name, _, order = counted.partition("-")
+reorder = CanonicalizeIOOrderPass(**({"order": order} if order else {}))
+for step, apply in (
     ("lower", LowerPipelineLoopsPass(max_copies=max_copies).apply),
-    ("canonicalize", CanonicalizeIOOrderPass().apply),
+    ("canonicalize", reorder.apply),
 ):
-    if name == counted:
+    if step == name:
         list(itertools.starmap(apply, [(ctx, module)]))  # counted: in starmap_next
         break
     apply(ctx, module)
@@ -161,7 +168,9 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         choices=[family.name for family in FAMILIES],
         default=[family.name for family in FAMILIES],
     )
-    parser.add_argument("--passes", nargs="+", choices=PASSES, default=list(PASSES))
+    parser.add_argument(
+        "--passes", nargs="+", choices=PASSES + ORDERED, default=list(PASSES)
+    )
     parser.add_argument("--sizes", type=int, nargs="+", default=[2_500])
     parser.add_argument("--stages", type=int, nargs="+", default=[16])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)

@@ -9,20 +9,25 @@ load engine can run ahead of the compute engines. Then it turns every
 The priorities are `passes.io_order_policy`; the scheduling on the
 dependence graph (`passes.analysis`) is `passes.scheduling`; a block whose
 keys' own order keeps every dependence (`passes.analysis.order_check`)
-needs no graph; this module drives them.
+needs no graph; this module drives them. The other orders (option `order`:
+`engine`, `modelled`) come from `passes.orders`, imported only for them.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from xdsl.context import Context
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.utils.exceptions import PassFailedException
+from xdsl.utils.str_enum import StrEnum
 
 from passes.analysis import DependenceGraph, OpSummaries
 from passes.analysis.graph import schedulable_ops
@@ -38,9 +43,30 @@ from passes.explain import (
     render_explanations,
 )
 from passes.io_order_policy import rotate_acc_stages, schedule_keys
-from passes.scheduling import move_into_order, priority_order, sorted_order
-from pypto_dialect.pipeline import PipelineOp
+from passes.scheduling import (
+    follows_chains,
+    keeps_edges,
+    move_into_order,
+    priority_order,
+    sorted_order,
+)
+from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
+
+if TYPE_CHECKING:
+    from passes.analysis.timeline import Loop
+    from passes.orders import Orders
+
+
+class IOOrder(StrEnum):
+    """The orders of `canonicalize-io-order` (its option `order`)."""
+
+    CATEGORY = "category"
+    """Scalars, loads, then compute and store per stage: PyPTO's order (the default)."""
+    ENGINE = "engine"
+    """Tiers by engine, loads a bounded distance ahead (`passes.order_engine`)."""
+    MODELLED = "modelled"
+    """The fastest of several candidates on the schedule model (`passes.order_modelled`)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +79,9 @@ class CanonicalizeIOOrderPattern(RewritePattern):
 
     explain: bool = False
     """Record in `explanations` each op that moved or that a dependence held back."""
+    order: IOOrder = IOOrder.CATEGORY
+    orders: Orders | None = None
+    """The `engine` and `modelled` orders of the run (`passes.orders`), if one is asked for."""
     explanations: list[BlockExplanation] = field(default_factory=list[BlockExplanation])
     """Per block, in the order they were reordered; the pass prints them when done."""
     summaries: OpSummaries = field(default_factory=OpSummaries)
@@ -75,31 +104,150 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     ) -> None:
         ops = schedulable_ops(block)
         policy = pipeline.policy
-        keys = schedule_keys(ops, policy)
-        # The keys' order, when it keeps every dependence, is the priority
-        # order: most copied bodies need no dependence graph.
+        orders = self.orders
+        if orders is not None and self.order is IOOrder.MODELLED and ops:
+            loop = _body_of(block)
+            if loop is not None:
+                self._reorder_modelled(block, loop, ops, policy, rewriter)
+                return
+        chains: Mapping[str, Sequence[int]] = {}
+        if orders is not None and self.order is IOOrder.ENGINE:
+            keys, chains = orders.engine_priorities(ops, policy)
+        else:
+            keys = schedule_keys(ops, policy)
+        graphs = _Graphs(block, self.summaries)
+        order = self._priority_order(ops, keys, chains, graphs)
+        self._apply(ops, _Ordered(order, keys, chains), graphs, rewriter, policy)
+
+    def _priority_order(
+        self,
+        ops: Sequence[Operation],
+        keys: Sequence[Any],
+        chains: Mapping[str, Sequence[int]],
+        graphs: _Graphs,
+    ) -> list[int]:
+        """
+        The priority order of `keys` (each of `chains` in order). The keys'
+        own order, when it keeps every dependence, is that order: most
+        copied bodies need no dependence graph.
+        """
         order = sorted_order(keys)
-        in_place = list(range(len(ops)))
-        graph = None
-        if self.explain or (
-            order != in_place
-            and not keeps_dependences(ops, order, self.summaries, self.footprints)
+        if not self.explain and (
+            order == list(range(len(ops)))
+            or (
+                follows_chains(order, chains.values())
+                and keeps_dependences(ops, order, self.summaries, self.footprints)
+            )
         ):
-            graph = DependenceGraph.build(block, self.summaries)
-            order = priority_order(graph, keys)
+            return order
+        return priority_order(graphs.get(), keys, list(chains.values()))
+
+    def _reorder_modelled(
+        self,
+        block: Block,
+        loop: Loop,
+        ops: Sequence[Operation],
+        policy: PipelinePolicy,
+        rewriter: PatternRewriter,
+    ) -> None:
+        """
+        `order=modelled` on a loop body: the choice made for a body of its
+        shape, if its order keeps this body's dependences (it does, the
+        shape being the same, unless the shape misses something), else the
+        choice of a search.
+        """
+        assert self.orders is not None
+        graphs = _Graphs(block, self.summaries)
+        shape, choice = self.orders.recall(loop, ops, policy)
+        if choice is not None and not self._keeps(ops, choice.chosen.order, graphs):
+            choice = None
+        if choice is None:
+            keys = schedule_keys(ops, policy)
+            category = self._priority_order(ops, keys, {}, graphs)
+            choice = self.orders.choose(
+                loop, policy, (category, keys), graphs.get, shape
+            )
+        chosen = choice.chosen
+        notes = tuple(choice.explain()) if self.explain else ()
+        ordered = _Ordered(list(chosen.order), chosen.keys, chosen.chains, notes)
+        self._apply(ops, ordered, graphs, rewriter, policy)
+
+    def _keeps(
+        self, ops: Sequence[Operation], order: Sequence[int], graphs: _Graphs
+    ) -> bool:
+        """Whether `order` of `ops` keeps every dependence (the graph only if needed)."""
+        if keeps_dependences(ops, order, self.summaries, self.footprints):
+            return True
+        return keeps_edges(graphs.get(), order)
+
+    def _apply(
+        self,
+        ops: Sequence[Operation],
+        ordered: _Ordered,
+        graphs: _Graphs,
+        rewriter: PatternRewriter,
+        policy: PipelinePolicy,
+    ) -> None:
+        """Put the block's ops in the new order and record why under `explain`."""
+        block, order = graphs.block, ordered.order
         moved = (
             move_into_order(block, ops, order, rewriter, report=self.explain)
-            if order != in_place
+            if order != list(range(len(ops)))
             else []
         )
         if policy.double_buffer_acc:
             rotate_acc_stages(ops, rewriter)
-        if (
-            self.explain
-            and graph is not None
-            and (steps := explain_order(graph, keys, order, moved))
-        ):
-            self.explanations.append(BlockExplanation(describe_block(block), steps))
+        if not self.explain:
+            return
+        steps = explain_order(graphs.get(), ordered.keys, order, moved, ordered.chains)
+        if ordered.notes or steps:
+            self.explanations.append(
+                BlockExplanation(describe_block(block), steps, ordered.notes)
+            )
+
+
+@dataclass(frozen=True)
+class _Ordered:
+    """A block's new order, the keys that gave it, the chains it kept, explain's notes."""
+
+    order: list[int]
+    keys: Sequence[Any]
+    chains: Mapping[str, Sequence[int]]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass
+class _Graphs:
+    """The dependence graph of a block, built when first asked for."""
+
+    block: Block
+    summaries: OpSummaries
+    graph: DependenceGraph | None = None
+
+    def get(self) -> DependenceGraph:
+        if self.graph is None:
+            self.graph = DependenceGraph.build(self.block, self.summaries)
+        return self.graph
+
+
+def _body_of(block: Block) -> Loop | None:
+    """The loop whose body `block` is, if it is one."""
+    owner = block.parent_op()
+    if isinstance(owner, scf.ForOp | PipelineOp) and owner.body.block is block:
+        return owner
+    return None
+
+
+def _parse_order(text: str) -> IOOrder:
+    """The `order` option's value, or a diagnostic naming the known ones."""
+    try:
+        return IOOrder(text)
+    except ValueError:
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        known = ", ".join(order.value for order in IOOrder)
+        raise PassFailedException(
+            f"canonicalize-io-order: unknown order '{shown}' (known: {known})"
+        ) from None
 
 
 def check_lowered(pipelines: Sequence[PipelineOp]) -> None:
@@ -129,27 +277,45 @@ class CanonicalizeIOOrderPass(ModulePass):
 
     Every block inside a `pypto.pipeline` is reordered into scalars, loads,
     then compute and store per stage, as far as SSA and memory dependences
-    allow; then every `pypto.pipeline stages 1` is demoted to `scf.for`. A
-    pipeline with more than one stage is an error: run `lower-pipeline-loops`
-    first.
+    allow (`order=category`, PyPTO's); `order=engine` tiers the ops by
+    engine instead, and `order=modelled` keeps the fastest of several
+    candidate orders on the schedule model. Then every `pypto.pipeline
+    stages 1` is demoted to `scf.for`. A pipeline with more than one stage
+    is an error: run `lower-pipeline-loops` first.
     """
 
     name = "canonicalize-io-order"
 
     explain: bool = False
-    """Print to stderr, per block, each op that moved or that a dependence held back."""
+    """
+    Print to stderr, per block, each op that moved or that a dependence held
+    back; with `order=modelled`, the candidates and their modelled times.
+    """
+    order: str = IOOrder.CATEGORY.value
+    """`category` (PyPTO's), `engine` or `modelled`: see the pass's page."""
+    costs: str = ""
+    """A JSON cost table for `engine` and `modelled` (default: the bundled one)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        with collector_paused():  # see passes.collector
-            self._canonicalize(op)
+        order = _parse_order(self.order)
+        orders = None
+        if self.costs or order is not IOOrder.CATEGORY:
+            # The schedule model, loaded only for these orders (or to check `costs`).
+            from passes.orders import Orders  # noqa: PLC0415
 
-    def _canonicalize(self, op: ModuleOp) -> None:
+            orders = Orders.with_costs(self.costs, self.explain)
+        with collector_paused():  # see passes.collector
+            self._canonicalize(op, order, orders)
+
+    def _canonicalize(
+        self, op: ModuleOp, order: IOOrder, orders: Orders | None
+    ) -> None:
         # One linear walk (not xDSL's walker, whose walk costs the nesting
         # depth per op): the blocks inner first, as the pattern expects.
         ops = [nested for top in op.ops for nested in ops_with_regions(top)]
         pipelines = [nested for nested in ops if isinstance(nested, PipelineOp)]
         check_lowered(pipelines)
-        pattern = CanonicalizeIOOrderPattern(self.explain)
+        pattern = CanonicalizeIOOrderPattern(self.explain, order, orders)
         for nested in ops:
             pattern.match_and_rewrite(nested, PatternRewriter(nested))
         for pipeline in pipelines:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from xdsl.dialects import func
 from xdsl.ir import Block, Operation, SSAValue
@@ -30,6 +31,8 @@ class HeldBy:
     index: int
     op: Operation
     reasons: tuple[Dependence, ...]
+    engine: str | None = None
+    """Without a dependence: the engine whose queue the two keep in order."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ class BlockExplanation:
 
     where: str
     steps: tuple[Step, ...]
+    notes: tuple[str, ...] = ()
+    """Lines before the steps (`order=modelled`: the candidates and their times)."""
 
 
 def describe_block(block: Block) -> str:
@@ -66,12 +71,18 @@ def explain_order(
     keys: Sequence[KeyT],
     order: Sequence[int],
     moved: Sequence[int],
+    chains: Mapping[str, Sequence[int]] | None = None,
 ) -> tuple[Step, ...]:
     """
     The ops of `graph` that were moved, or held back by a dependence (emitted
     after an op of larger key), each with the predecessor that released it
-    last.
+    last; with `chains` (ops kept in order per engine, by name), the op
+    before it on its engine counts as a predecessor too.
     """
+    chained: dict[int, dict[int, str]] = {}
+    for name, chain in (chains or {}).items():
+        for earlier, later in pairwise(chain):
+            chained.setdefault(later, {})[earlier] = name
     position = {index: pos for pos, index in enumerate(order)}
     moved_set = set(moved)
     steps: list[Step] = []
@@ -80,8 +91,14 @@ def explain_order(
         held_by = None
         if largest is not None and keys[index] < largest:
             predecessors = graph.predecessor_indices(index)
-            binding = max(predecessors, key=position.__getitem__)
-            held_by = HeldBy(binding, graph.ops[binding], tuple(predecessors[binding]))
+            on_engine = chained.get(index, {})
+            binding = max([*predecessors, *on_engine], key=position.__getitem__)
+            held_by = HeldBy(
+                binding,
+                graph.ops[binding],
+                tuple(predecessors.get(binding, ())),
+                on_engine.get(binding),
+            )
         if index in moved_set or held_by is not None:
             steps.append(
                 Step(index, pos, graph.ops[index], index in moved_set, held_by)
@@ -105,10 +122,13 @@ def render_explanations(
     lines: list[str] = []
     for explanation in explanations:
         lines.append(f"canonicalize-io-order: {explanation.where}:")
+        lines.extend(explanation.notes)
         for step in explanation.steps:
             parts = ["moved"] if step.moved else []
             if (held := step.held_by) is not None:
                 reasons = sorted(reason.describe(name) for reason in held.reasons)
+                if not reasons:
+                    reasons = [f"keeps its place on {held.engine}"]
                 parts.append(
                     f"held by #{held.index} {_describe_op(held.op, name)}: "
                     + "; ".join(reasons)

@@ -9,6 +9,7 @@ the policy: which ops get a membership, how groups are numbered, the limits.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
+from xdsl.passes import ModulePass, PassPipeline
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -297,7 +298,17 @@ class LowerPipelineLoopsPass(ModulePass):
     at most F + 1 copies; a static remainder of one iteration is flattened).
     """
 
+    auto_stages: bool = False
+    """
+    Each pipeline's `stages` becomes the stages advisor's choice among 1 to
+    its written stages (`passes.stages_advisor`, the bundled cost table,
+    this lowering then `canonicalize-io-order` on copies of the module), with
+    a remark on stderr where it changes.
+    """
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.auto_stages:
+            _choose_stages(ctx, op, self)
         with collector_paused():  # see passes.collector
             self._lower(op)
 
@@ -320,3 +331,18 @@ class LowerPipelineLoopsPass(ModulePass):
         pattern = LowerPipelinePattern(sys.maxsize, self.remainder)
         for pipeline in pipelines:
             pattern.match_and_rewrite(pipeline, PatternRewriter(pipeline))
+
+
+def _choose_stages(
+    ctx: Context, op: ModuleOp, lowering: LowerPipelineLoopsPass
+) -> None:
+    """`auto-stages`: the advisor's stages, with `lowering` as it is without the option."""
+    # The schedule model and the canonicalization, loaded only for this option.
+    from passes.analysis.engines import default_costs  # noqa: PLC0415
+    from passes.canonicalize_io_order import CanonicalizeIOOrderPass  # noqa: PLC0415
+    from passes.stages_advisor import choose_stages  # noqa: PLC0415
+
+    fixed = dataclasses.replace(lowering, auto_stages=False)
+    passes = PassPipeline((fixed, CanonicalizeIOOrderPass()))
+    for remark in choose_stages(ctx, op, passes, default_costs()):
+        print(remark, file=sys.stderr)

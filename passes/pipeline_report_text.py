@@ -16,8 +16,9 @@ from passes.analysis.engines import Core, CostModel, Engine, Unit
 from pypto_dialect.types import MemorySpace
 
 if TYPE_CHECKING:  # for types only: `pipeline_report` imports this module
-    from passes.pipeline_report import Advice, Figures, LoopReport
+    from passes.pipeline_report import LoopReport
     from passes.pipeline_sensitivity import Sensitivity
+    from passes.stages_advisor import Advice, Figures
 
 
 def _cycles(value: float) -> str:
@@ -63,7 +64,8 @@ def _time_rows(states: States) -> list[list[str]]:
             )
             for u in units
         ),
-        _row("bound (busiest engine)", states, lambda f: _cycles(f.bound)),
+        _row("bound (busiest engine)", states, lambda f: _cycles(f.resource_bound)),
+        _row("bound (recurrence)", states, _recurrence),
         _row("bottleneck", states, _bottleneck),
         _row("modelled time", states, lambda f: _cycles(f.time)),
         _row("efficiency (bound / time)", states, _efficiency),
@@ -91,8 +93,13 @@ def _whole_efficiency(figures: Figures) -> str:
     return "-" if efficiency is None else f"{efficiency:.1%}"
 
 
+def _recurrence(figures: Figures) -> str:
+    exact = figures.recurrence.exact
+    return _cycles(figures.recurrence_bound) + ("" if exact else " (at least)")
+
+
 def _efficiency(figures: Figures) -> str:
-    return f"{figures.timeline.efficiency:.1%}"
+    return f"{figures.efficiency:.1%}"
 
 
 def _spaces(states: States) -> list[MemorySpace]:
@@ -215,7 +222,7 @@ def render_sensitivity(result: Sensitivity) -> str:
                     str(variant.queue_depth),
                     f"{variant.sync_latency:g}",
                     f"{figures.time:.1f}",
-                    f"{figures.timeline.efficiency:.1%}",
+                    f"{figures.efficiency:.1%}",
                     "-" if whole is None else f"{whole:.1f}",
                     "-" if c.speedup is None else f"{c.speedup:.2f}x",
                     c.bottleneck,

@@ -18,15 +18,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
 from passes.analysis.engines import CostModel
-from passes.pipeline_report import (
-    Advice,
-    Figures,
-    LoopReport,
-    StagesAdvisor,
-    compare,
-    lowered_copy,
-)
+from passes.pipeline_report import LoopReport, compare, lowered_copy
 from passes.report_defaults import MAX_STAGES
+from passes.stages_advisor import Advice, Figures, StagesAdvisor
 
 QUEUE_DEPTHS = (2, 4, 8)
 """The queue depths tried."""

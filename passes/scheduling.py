@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from itertools import pairwise
 from typing import Any, Protocol, TypeVar, cast
 
 from xdsl.ir import Block, Operation
@@ -29,21 +30,34 @@ KeyT = TypeVar("KeyT", bound=_Comparable)
 """A priority: the smaller, the sooner."""
 
 
-def priority_order(graph: DependenceGraph, keys: Sequence[KeyT]) -> list[int]:
+def priority_order(
+    graph: DependenceGraph,
+    keys: Sequence[KeyT],
+    chains: Sequence[Sequence[int]] = (),
+) -> list[int]:
     """
     A topological order of `graph` (Kahn's algorithm) that always emits the
     ready op with the smallest key, `keys[i]` being that of `graph.ops[i]`;
-    among equal keys, the earlier op.
+    among equal keys, the earlier op. The ops of each of `chains` (indices)
+    also keep the chain's order, as if each depended on the one before.
     """
     waiting = graph.in_degrees()
     successors = graph.all_successor_indices()
+    after: dict[int, list[int]] = {}
+    for chain in chains:
+        for earlier, later in pairwise(chain):
+            after.setdefault(earlier, []).append(later)
+            waiting[later] += 1
     ready = [(key, i) for i, key in enumerate(keys) if not waiting[i]]
     heapq.heapify(ready)
     order: list[int] = []
     while ready:
         _, emitted = heapq.heappop(ready)
         order.append(emitted)
-        for successor in successors[emitted]:
+        released = successors[emitted]
+        if after and emitted in after:
+            released = [*released, *after[emitted]]
+        for successor in released:
             waiting[successor] -= 1
             if not waiting[successor]:
                 heapq.heappush(ready, (keys[successor], successor))
@@ -53,6 +67,28 @@ def priority_order(graph: DependenceGraph, keys: Sequence[KeyT]) -> list[int]:
             "a block; please report this bug"
         )
     return order
+
+
+def follows_chains(order: Sequence[int], chains: Collection[Sequence[int]]) -> bool:
+    """Whether the ops of each of `chains` come in `order` in the chain's order."""
+    if not chains:
+        return True
+    position = {index: n for n, index in enumerate(order)}
+    return all(
+        position[earlier] < position[later]
+        for chain in chains
+        for earlier, later in pairwise(chain)
+    )
+
+
+def keeps_edges(graph: DependenceGraph, order: Sequence[int]) -> bool:
+    """Whether `order` (indices of `graph.ops`) puts every op after its predecessors."""
+    position = {index: n for n, index in enumerate(order)}
+    return all(
+        position[successor] > position[index]
+        for index, successors in enumerate(graph.all_successor_indices())
+        for successor in successors
+    )
 
 
 def sorted_order(keys: Sequence[KeyT]) -> list[int]:
@@ -114,7 +150,7 @@ def move_into_order(
     ordered = [ops[index] for index in order]
     if block.last_op is not ops[-1]:
         ordered.append(cast(Operation, block.last_op))  # the terminator stays last
-    _relink(block, ordered)
+    relink(block, ordered)
     rewriter.has_done_action = True
     if not (report or rewriter.operation_insertion_handler):
         return []
@@ -125,7 +161,7 @@ def move_into_order(
     return moved
 
 
-def _relink(block: Block, ordered: Sequence[Operation]) -> None:
+def relink(block: Block, ordered: Sequence[Operation]) -> None:
     """
     Make `ordered`, a permutation of the ops of `block`, its op list. Set
     on xDSL's fields directly, as `Block` does (detaching and inserting each

@@ -427,20 +427,27 @@ def _region_repeats(op: Operation) -> int | None:
     return None
 
 
-def op_cost(op: Operation, model: CostModel) -> OpCost:
+def op_cost(
+    op: Operation, model: CostModel, known: dict[Operation, OpCost] | None = None
+) -> OpCost:
     """
     The cost of `op`: its engine's latency plus work over bandwidth, on its
     unit; for an op with regions, its nested ops one after the other (a
     loop's body times its static trip count, else once; for a branch, its
-    costliest region).
+    costliest region). `known` memoizes the costs of ops with regions on
+    `model` (their nested ops included), so that a nest whose blocks are
+    costed one after the other is costed once (an op's cost does not depend
+    on the order of the ops in its blocks).
     """
     if not op.regions:
         unit = unit_of(op, model)
         duration = model.engines[unit.engine].cost(work_of(op))
         return OpCost(duration, {unit: duration})
+    if known is not None and (cost := known.get(op)) is not None:
+        return cost
     regions = [
         _total(
-            op_cost(nested, model)
+            op_cost(nested, model, known)
             for block in region.blocks
             for nested in block.ops
             if not nested.has_trait(IsTerminator)
@@ -449,11 +456,15 @@ def op_cost(op: Operation, model: CostModel) -> OpCost:
     ]
     repeats = _region_repeats(op)
     if repeats is None:
-        return max(regions, key=lambda cost: cost.duration)
-    body = _total(regions)
-    return OpCost(
-        body.duration * repeats, {u: t * repeats for u, t in body.busy.items()}
-    )
+        cost = max(regions, key=lambda cost: cost.duration)
+    else:
+        body = _total(regions)
+        cost = OpCost(
+            body.duration * repeats, {u: t * repeats for u, t in body.busy.items()}
+        )
+    if known is not None:
+        known[op] = cost
+    return cost
 
 
 def _total(costs: Iterable[OpCost]) -> OpCost:

@@ -36,8 +36,9 @@ the time of n iterations from an empty pipeline (warm-up and drain).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from xdsl.dialects import arith, scf
 from xdsl.ir import Block, Operation, SSAValue
@@ -56,6 +57,7 @@ from passes.analysis.engines import (
     updated_in_place,
 )
 from passes.analysis.graph import DependenceGraph, schedulable_ops
+from passes.cloning import clone_op
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.tile import RowReductionOp
@@ -162,11 +164,17 @@ class Timeline:
     """Iterations after which the schedule repeats (1 if it was not found)."""
     busy: Mapping[Unit, float]
     """Busy time per iteration of each unit the body uses."""
-    peak_bytes: Mapping[MemorySpace, int]
-    """Bytes needed per memory space: the sum over pools of each pool's peak."""
     capacities: Mapping[MemorySpace, int]
     cores: tuple[Core, ...]
     """The cores of a two-core loop, () for a loop on one core."""
+
+    @cached_property
+    def peak_bytes(self) -> Mapping[MemorySpace, int]:
+        """
+        Bytes needed per memory space: the sum over pools of each pool's peak
+        (computed when first asked: a sort of the simulated buffers' lives).
+        """
+        return _peak_bytes(self.steps, self.starts, self.ends)
 
     @property
     def bound(self) -> float:
@@ -218,6 +226,18 @@ class Timeline:
 
 
 @dataclass(frozen=True)
+class DependenceEdge:
+    """A dependence between two ops of a loop body (indices into its ops)."""
+
+    source: int
+    target: int
+    carried: bool
+    """From an op of one iteration to an op of the next."""
+    use: bool | None
+    """None, or the target uses a tile of the source: updating it in place or not."""
+
+
+@dataclass(frozen=True)
 class LoopModel:
     """
     A loop body prepared for simulation: its steps (costs, dependences,
@@ -235,27 +255,39 @@ class LoopModel:
     """The steps of each op: one, or one per core for a scalar op of a two-core loop."""
     cores: tuple[Core, ...]
     model: CostModel
+    edges: tuple[DependenceEdge, ...]
+    """The dependences between `ops` (SSA, memory, loop-carried; no buffer reuse)."""
 
     @classmethod
-    def prepare(cls, loop: Loop, model: CostModel) -> LoopModel:
-        """The steps of `loop`'s body, with loop-carried dependences."""
+    def prepare(
+        cls,
+        loop: Loop,
+        model: CostModel,
+        cost: Callable[[Operation], OpCost] | None = None,
+    ) -> LoopModel:
+        """
+        The steps of `loop`'s body, with loop-carried dependences; `cost`
+        gives the cost of an op on `model` (default: `op_cost`; a caller
+        may memoize it).
+        """
         ops = schedulable_ops(loop.body.block)
-        return cls._build(loop, ops, _dependences(ops, loop), model)
+        return cls._build(loop, ops, dependence_edges(ops, loop), model, cost)
 
     @classmethod
     def straight(cls, ops: Sequence[Operation], model: CostModel) -> LoopModel:
         """Ops of a block run once (e.g. a loop's remainder), as a body without carried edges."""
-        return cls._build(None, list(ops), _dependences(ops, None), model)
+        return cls._build(None, list(ops), dependence_edges(ops, None), model)
 
     @classmethod
     def _build(
         cls,
         loop: Loop | None,
         ops: list[Operation],
-        edges: Sequence[_Edge],
+        edges: Sequence[DependenceEdge],
         model: CostModel,
+        cost_of: Callable[[Operation], OpCost] | None = None,
     ) -> LoopModel:
-        costs = [op_cost(op, model) for op in ops]
+        costs = [op_cost(op, model) if cost_of is None else cost_of(op) for op in ops]
         cores = _loop_cores(ops, costs, model)
         same: list[set[int]] = [set() for _ in ops]
         previous: list[set[int]] = [set() for _ in ops]
@@ -318,7 +350,12 @@ class LoopModel:
         steps_of = {
             op: tuple(range(first[i], first[i + 1])) for i, op in enumerate(ops)
         }
-        return cls(loop, tuple(ops), tuple(steps), steps_of, cores, model)
+        return cls(loop, tuple(ops), tuple(steps), steps_of, cores, model, tuple(edges))
+
+    @cached_property
+    def plan(self) -> _Plan:
+        """What every simulation of the body reads, whatever the order (built once)."""
+        return _Plan.of(self.steps)
 
     def step_order(self, order: Sequence[Operation] | None = None) -> tuple[int, ...]:
         """
@@ -352,10 +389,6 @@ class LoopModel:
         indices = self.step_order(order)
         run = _Run(self, indices)
         period = run.until_periodic(min_iterations, max_iterations)
-        busy: dict[Unit, float] = {}
-        for step in self.steps:
-            for unit, time in step.cost.busy.items():
-                busy[unit] = busy.get(unit, 0.0) + time
         starts, ends = tuple(run.starts), tuple(run.ends)
         time, repeat = (_average_period(starts, ends), 1) if period is None else period
         return Timeline(
@@ -370,8 +403,7 @@ class LoopModel:
             time,
             period is not None,
             repeat,
-            busy,
-            _peak_bytes(self.steps, starts, ends),
+            self.plan.busy,
             self.model.capacities,
             self.cores,
         )
@@ -517,28 +549,21 @@ def _pool(op: Operation) -> tuple[StagePair, ...]:
     return attr.pairs if isinstance(attr, MembershipAttr) else ()
 
 
-@dataclass(frozen=True)
-class _Edge:
-    source: int
-    target: int
-    carried: bool
-    """From an op of one iteration to an op of the next."""
-    use: bool | None
-    """None, or the target uses a tile of the source: updating it in place or not."""
-
-
-def _dependences(ops: Sequence[Operation], loop: Loop | None) -> list[_Edge]:
+def dependence_edges(
+    ops: Sequence[Operation], loop: Loop | None
+) -> list[DependenceEdge]:
     """
-    The edges of the dependence graph of the ops: for a loop, of two
-    consecutive iterations (the body cloned twice into a scratch block, the
-    second clone with the induction variable plus the step and the first's
-    yielded values for the iter_args; carried edges go from the first clone
-    to the second); without a loop, of one copy.
+    The edges of the dependence graph of the ops (SSA and memory; the reuse
+    of a buffer is not one): for a loop, of two consecutive iterations (the
+    body cloned twice into a scratch block, the second clone with the
+    induction variable plus the step and the first's yielded values for the
+    iter_args; carried edges go from the first clone to the second); without
+    a loop, of one copy.
     """
     scratch = Block()
 
     def add_copy(mapper: dict[SSAValue, SSAValue]) -> dict[Operation, int]:
-        clones = [op.clone(value_mapper=mapper) for op in ops]
+        clones = [clone_op(op, mapper) for op in ops]
         scratch.add_ops(clones)
         return {clone: index for index, clone in enumerate(clones)}
 
@@ -563,7 +588,7 @@ def _dependences(ops: Sequence[Operation], loop: Loop | None) -> list[_Edge]:
             )
             seconds = add_copy(second)
         graph = DependenceGraph.build(scratch)
-        edges: list[_Edge] = []
+        edges: list[DependenceEdge] = []
         for target, target_op in enumerate(graph.ops):
             carried = target_op in seconds
             target_index = seconds[target_op] if carried else firsts.get(target_op)
@@ -575,7 +600,7 @@ def _dependences(ops: Sequence[Operation], loop: Loop | None) -> list[_Edge]:
                 if source_index is None:
                     continue  # the second copy's own edges repeat the first's
                 use = _tile_use(source_op, target_op, reasons)
-                edges.append(_Edge(source_index, target_index, carried, use))
+                edges.append(DependenceEdge(source_index, target_index, carried, use))
         return edges
     finally:  # the clones use values of the module: drop those uses
         for op in reversed(scratch.ops):
@@ -610,6 +635,118 @@ Signals = dict[tuple[int, int], tuple[float, int]]
 """(flag time, number) of the flags set, by (source, target)."""
 
 
+@dataclass(frozen=True, slots=True)
+class _WaitInfo:
+    """A step to wait for, as the simulation reads it."""
+
+    source: int
+    carried: bool
+    """Of the previous iteration."""
+    pair: Pair | None
+    """The units the flag goes between, if a flag carries it."""
+    reason: str
+    """The reason of a start it delays."""
+
+
+@dataclass(frozen=True, slots=True)
+class _StepInfo:
+    """A step's figures, as the simulation reads them for each iteration."""
+
+    units: tuple[Unit, ...]
+    queue: Unit | None
+    """The unit whose queue it waits in; None if it blocks the issue (`Step.blocking`)."""
+    duration: float
+    cores: tuple[Core | None, ...]
+    waits: tuple[_WaitInfo, ...]
+    """The steps of this iteration, then those of the previous one."""
+
+    @staticmethod
+    def of(
+        index: int,
+        steps: Sequence[Step],
+        same: Sequence[Wait],
+        previous: Sequence[Wait],
+    ) -> _StepInfo:
+        step = steps[index]
+        units = step.units
+        waits = tuple(
+            _WaitInfo(
+                source,
+                carried,
+                (steps[source].units[0], units[0]) if flagged else None,
+                f"{Reason.DEPENDENCE} {steps[source].op.name}"
+                + (" (flag)" if flagged else ""),
+            )
+            for waits, carried in ((same, False), (previous, True))
+            for source, flagged in waits
+        )
+        return _StepInfo(
+            units,
+            None if step.blocking else units[0],
+            step.cost.duration,
+            step.cores,
+            waits,
+        )
+
+
+Flag = tuple[int, bool, Pair]
+"""A flag a step sets: its target, whether of the next iteration, its pair."""
+
+
+def _flags(
+    steps: Sequence[Step], waits: Sequence[tuple[Sequence[Wait], Sequence[Wait]]]
+) -> list[list[Flag]]:
+    """Per step, the flags it sets, from the waits (same, previous) of each."""
+    flags: list[list[Flag]] = [[] for _ in steps]
+    for target, (same, previous) in enumerate(waits):
+        for step_waits, carried in ((same, False), (previous, True)):
+            for source, flagged in step_waits:
+                if flagged:
+                    pair = (steps[source].units[0], steps[target].units[0])
+                    flags[source].append((target, carried, pair))
+    return flags
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What every simulation of a body reads, whatever the order of its steps."""
+
+    waits: list[tuple[Sequence[Wait], Sequence[Wait]]]
+    """Per step, the steps it waits for: of this iteration, of the previous one."""
+    carried_readers: Mapping[int, tuple[Wait, ...]]
+    """The steps with loop-carried readers (waited for when they come first)."""
+    info: list[_StepInfo]
+    flags: list[list[Flag]]
+    groups: list[list[int]]
+    """Steps by the cores that issue them: cores that do not wait for each other run at their own rate."""
+    busy: Mapping[Unit, float]
+    """Busy time per iteration of each unit."""
+
+    @staticmethod
+    def of(steps: Sequence[Step]) -> _Plan:
+        waits: list[tuple[Sequence[Wait], Sequence[Wait]]] = [
+            (step.same, step.previous) for step in steps
+        ]
+        groups: dict[tuple[Core | None, ...], list[int]] = {}
+        busy: dict[Unit, float] = {}
+        for index, step in enumerate(steps):
+            groups.setdefault(step.cores, []).append(index)
+            for unit, time in step.cost.busy.items():
+                busy[unit] = busy.get(unit, 0.0) + time
+        return _Plan(
+            waits,
+            {
+                i: step.carried_readers
+                for i, step in enumerate(steps)
+                if step.carried_readers
+            },
+            [_StepInfo.of(i, steps, *pair) for i, pair in enumerate(waits)],
+            _flags(steps, waits),
+            list(groups.values()),
+            busy,
+        )
+
+
 class _Run:
     """
     The state of a simulation: issue per core, units, queues, flags.
@@ -628,29 +765,12 @@ class _Run:
         self.depth = model.queue_depth
         self.sync = model.sync_latency
         self.budget = model.events_per_pair
-        position = {step: n for n, step in enumerate(order)}
-        # The loop-carried readers that come first in this order.
-        self.waits = [
-            (
-                (
-                    *step.same,
-                    *(w for w in step.carried_readers if position[w[0]] < position[i]),
-                ),
-                step.previous,
-            )
-            for i, step in enumerate(self.steps)
-        ]
-        # Per step, the flags it sets: (target, next iteration, pair).
-        self.flags: list[list[tuple[int, bool, Pair]]] = [[] for _ in self.steps]
-        for target, (same, previous) in enumerate(self.waits):
-            for waits, carried in ((same, False), (previous, True)):
-                for source, flagged in waits:
-                    if flagged:
-                        pair = (
-                            self.steps[source].units[0],
-                            self.steps[target].units[0],
-                        )
-                        self.flags[source].append((target, carried, pair))
+        plan = loop.plan
+        self.info, self.flags = plan.info, plan.flags
+        if plan.carried_readers:
+            # The loop-carried readers that come first in this order wait
+            # for them too: the waits of their producers, and so the flags.
+            self._wait_for_carried_readers(plan, order)
         units = {unit for step in self.steps for unit in step.units}
         self.free = dict.fromkeys(units, 0.0)
         self.waiting = {unit: deque[float](maxlen=self.depth) for unit in units}
@@ -666,43 +786,110 @@ class _Run:
         self.reached: list[tuple[float, ...]] = []
         self.issued: list[tuple[float, ...]] = []
         self.reasons: list[tuple[str, ...]] = []
-        flagged = any(self.flags)
-        self.history = max(1, self.depth, self.budget if flagged else 1)
+        self.history = self._history()
         """Iterations the next one depends on (queues, event ids)."""
-        groups: dict[tuple[Core | None, ...], list[int]] = {}
-        for index, step in enumerate(self.steps):
-            groups.setdefault(step.cores, []).append(index)
-        self.groups = list(groups.values())
+        self.groups = plan.groups
         """Steps by the cores that issue them: cores that do not wait for each other run at their own rate."""
 
+    def _wait_for_carried_readers(self, plan: _Plan, order: tuple[int, ...]) -> None:
+        """The waits and flags of `plan` with the carried readers that come first."""
+        position = {step: n for n, step in enumerate(order)}
+        waits = list(plan.waits)
+        for producer, readers in plan.carried_readers.items():
+            first = tuple(w for w in readers if position[w[0]] < position[producer])
+            if first:
+                same, previous = waits[producer]
+                waits[producer] = ((*same, *first), previous)
+        if waits == plan.waits:
+            return
+        self.info = [
+            _StepInfo.of(i, self.steps, same, previous)
+            for i, (same, previous) in enumerate(waits)
+        ]
+        self.flags = _flags(self.steps, waits)
+
+    def _history(self) -> int:
+        """
+        The iterations whose times determine the next one: the previous one
+        (its ends, its flags), those that queued the last `queue_depth` ops
+        of each unit (`ceil(depth / ops queued per iteration)`), and those
+        whose flags the last `events_per_pair` of each pair are, with the
+        iteration before them, where the waits that released those event
+        ids may be (`ceil(budget / flags per iteration) + 1`).
+        """
+        queued: dict[Unit, int] = {}
+        for step in self.steps:
+            if not step.blocking:
+                queued[step.units[0]] = queued.get(step.units[0], 0) + 1
+        flags: dict[Pair, int] = {}
+        for step_flags in self.flags:
+            for _, _, pair in step_flags:
+                flags[pair] = flags.get(pair, 0) + 1
+        return max(
+            [
+                1,
+                *(-(-self.depth // count) for count in queued.values()),
+                *(-(-self.budget // count) + 1 for count in flags.values()),
+            ]
+        )
+
     def iteration(self) -> None:
-        """Simulate one more iteration."""
+        """
+        Simulate one more iteration: for each step in issue order, when the
+        issue reaches it, when it is issued (later if its queue is full),
+        when its unit lets it start, and when what it depends on has ended
+        (behind its flags, whose event ids it then releases).
+        """
         count = len(self.steps)
         starts, ends = [0.0] * count, [0.0] * count
         reached, issued = [0.0] * count, [0.0] * count
         reasons = [""] * count
-        before = (self.ends[-1], self.signals_before) if self.ends else None
+        previous = self.ends[-1] if self.ends else None
         signals: tuple[Signals, Signals] = ({}, {})  # this iteration's, the next's
+        signals_before = self.signals_before
+        depth, sync, free, issue_of = self.depth, self.sync, self.free, self.issue
         for i in self.order:
-            step = self.steps[i]
-            reach, issue, start, reason = self._issue(step)
-            start, reason, consumed = self._wait(
-                i, start, reason, (ends, signals[0]), before
-            )
-            end = start + step.cost.duration
+            info = self.info[i]
+            reach = max([issue_of.get(core, 0.0) for core in info.cores])
+            issue = reach
+            if info.queue is None:
+                start = max([issue, *(free[u] for u in info.units)])
+            else:
+                queue = self.waiting[info.queue]
+                if depth and len(queue) == depth and queue[0] > issue:
+                    issue = queue[0]
+                start = max(issue, free[info.queue])
+            reason = Reason.ENGINE if start > issue else ""
+            consumed: list[tuple[Pair, int]] = []
+            for wait in info.waits:
+                if wait.carried:
+                    if previous is None:
+                        continue
+                    ready, found = previous[wait.source], signals_before
+                else:
+                    ready, found = ends[wait.source], signals[0]
+                if (
+                    wait.pair is not None
+                    and (signal := found.get((wait.source, i))) is not None
+                ):
+                    ready = signal[0] + sync
+                    consumed.append((wait.pair, signal[1]))
+                if ready > start:
+                    start, reason = ready, wait.reason
             for pair, number in consumed:
                 released = self.released.setdefault(pair, {})
                 released[number] = start
                 released.pop(number - 2 * self.budget, None)
-            flag_time = self._set_flags(i, end, signals)
-            for core in step.cores:
-                self.issue[core] = (
-                    flag_time if step.blocking else (issue if self.depth else start)
+            end = start + info.duration
+            flag_time = self._set_flags(i, end, signals) if self.flags[i] else end
+            for core in info.cores:
+                issue_of[core] = (
+                    flag_time if info.queue is None else (issue if depth else start)
                 )
-            for unit in step.units:
-                self.free[unit] = flag_time
-            if not step.blocking:
-                self.waiting[step.units[0]].append(start)
+            for unit in info.units:
+                free[unit] = flag_time
+            if info.queue is not None:
+                self.waiting[info.queue].append(start)
             starts[i], ends[i], reasons[i] = start, end, reason
             reached[i], issued[i] = reach, issue
         self.signals_before = signals[1]
@@ -711,53 +898,6 @@ class _Run:
         self.reached.append(tuple(reached))
         self.issued.append(tuple(issued))
         self.reasons.append(tuple(reasons))
-
-    def _issue(self, step: Step) -> tuple[float, float, float, str]:
-        """
-        When the issue reaches `step`, when it is issued (later if its queue
-        is full), and when its unit lets it start.
-        """
-        issue = reach = max(self.issue.get(core, 0.0) for core in step.cores)
-        if step.blocking:
-            start = max([issue, *(self.free[u] for u in step.units)])
-        else:
-            unit = step.units[0]
-            queue = self.waiting[unit]
-            if self.depth and len(queue) == self.depth:
-                issue = max(issue, queue[0])
-            start = max(issue, self.free[unit])
-        return reach, issue, start, Reason.ENGINE if start > issue else ""
-
-    def _wait(
-        self,
-        index: int,
-        start: float,
-        reason: str,
-        now: tuple[Sequence[float], Signals],
-        before: tuple[Sequence[float], Signals] | None,
-    ) -> tuple[float, str, list[tuple[Pair, int]]]:
-        """
-        The start of step `index` once what it depends on has ended (behind
-        its flags), why, and the flags it consumes (pair, number).
-        """
-        step = self.steps[index]
-        same, previous = self.waits[index]
-        waits = [(wait, now) for wait in same]
-        if before is not None:
-            waits += [(wait, before) for wait in previous]
-        consumed: list[tuple[Pair, int]] = []
-        for (source, flagged), (ends, signals) in waits:
-            ready = ends[source]
-            if flagged and (signal := signals.get((source, index))) is not None:
-                ready = signal[0] + self.sync
-                consumed.append(
-                    ((self.steps[source].units[0], step.units[0]), signal[1])
-                )
-            if ready > start:
-                start = ready
-                flag = " (flag)" if flagged else ""
-                reason = f"{Reason.DEPENDENCE} {self.steps[source].op.name}{flag}"
-        return start, reason, consumed
 
     def _set_flags(
         self, index: int, end: float, signals: tuple[Signals, Signals]

@@ -59,7 +59,8 @@ if TYPE_CHECKING:
 
     from passes.analysis.engines import CostModel, Unit
     from passes.analysis.timeline import Interval, Timeline
-    from passes.pipeline_report import Advice, LoopReport
+    from passes.pipeline_report import LoopReport
+    from passes.stages_advisor import Advice
     from pypto_dialect.checked import OpSpans
 
 TOOL = "pypto-report"
@@ -162,17 +163,14 @@ _trip_count.__name__ = "int"  # argparse names the type in "invalid int value"
 
 def _report(options: argparse.Namespace) -> int:
     from passes.analysis.engines import default_costs_text
-    from passes.pipeline_report import (
-        StagesAdvisor,
-        report_json,
-        run_report,
-    )
+    from passes.pipeline_report import report_json, run_report
     from passes.pipeline_report_text import (
         render_advice,
         render_report,
         render_sensitivity,
     )
     from passes.pipeline_sensitivity import sensitivity
+    from passes.stages_advisor import StagesAdvisor
     from pypto_dialect.checked import verify_module
     from pypto_dialect.context import pypto_context
     from pypto_dialect.walks import walk_ops
@@ -614,7 +612,7 @@ def _draw_window(
     if steady:
         title = (
             f"steady state, iterations {first}-{first + panel.shown - 1}: "
-            f"{figures.time:.1f} per original iteration ({timeline.efficiency:.1%})"
+            f"{figures.time:.1f} per original iteration ({figures.efficiency:.1%})"
         )
     else:
         report = panel.report

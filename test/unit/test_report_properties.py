@@ -6,11 +6,15 @@ Property tests of the schedule model on generated kernels
   `lower-pipeline-loops` and after both passes, never beats its resource
   bound (the busiest engine);
 * `canonicalize-io-order` never makes the modelled time of a lowered loop
-  worse than `lower-pipeline-loops` alone. This one fails: it is a finding
-  about the pass, not about the test (docs/report.md, "What the model says
-  about the passes"), so it is marked xfail, strictly, with two of the
-  failing kernels as explicit examples; `test_finding_counts` gives the
-  counts of that page.
+  worse than `lower-pipeline-loops` alone. With the default `order=category`
+  this fails: it is a finding about that order, not about the test
+  (docs/report.md, "What the model says about the passes"), so it is marked
+  xfail, strictly, with two of the failing kernels as explicit examples;
+  `test_finding_counts` gives the counts of that page. With
+  `order=modelled` it holds on the drawn kernels, and that order is never
+  worse than `category` either; on the merged model it fails where a loop
+  body holds `scf.if` blocks (a second strict xfail, with kernel 6 of the
+  `bench.orders` corpus).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ CTX = pypto_context()
 MODEL = default_costs()
 LOWER = pass_pipeline("lower-pipeline-loops")
 BOTH = pass_pipeline("lower-pipeline-loops,canonicalize-io-order")
+MODELLED = pass_pipeline("lower-pipeline-loops,canonicalize-io-order{order=modelled}")
 TOLERANCE = 1e-9
 BUDGET = (
     settings(max_examples=40)
@@ -125,6 +130,133 @@ def test_reordering_never_slows_the_lowered_loop(kernel: GeneratedKernel):
     for alone, both in zip(lowered, reordered, strict=True):
         if alone.after is not None and both.after is not None:
             assert both.after.time <= alone.after.time * (1 + TOLERANCE), alone.name
+
+
+@settings(BUDGET, phases=[Phase.explicit, Phase.generate])
+@example(READ_HOISTED)
+@example(LOADS_FIRST)
+@given(kernels())
+def test_modelled_order_never_slows_the_lowered_loop(kernel: GeneratedKernel):
+    module = parse_module(CTX, kernel.text)
+    lowered, category = reports(kernel)
+    modelled = run_report(CTX, module, MODEL, MODELLED)
+    for alone, by_category, chosen in zip(lowered, category, modelled, strict=True):
+        if chosen.after is None:
+            continue
+        assert alone.after is not None and by_category.after is not None
+        limit = min(alone.after.time, by_category.after.time)
+        assert chosen.after.time <= limit * (1 + TOLERANCE), alone.name
+
+
+NESTED_BRANCHES = GeneratedKernel(
+    # Kernel 6 of `bench.orders`' corpus (seed 27). Its first loop's body holds
+    # `scf.if` blocks, which are no loop body: every order gives them
+    # `category` before the body is searched, so the search's input is not the
+    # lowering's order.
+    """
+func.func @kernel(%x: !pypto.tensor<1024x8xf32>, %y: !pypto.tensor<1024x8xf32>, %z: !pypto.tensor<1024x8xf32>, %a: !pypto.tensor<1024x8xbf16>, %b: !pypto.tensor<8x8xbf16>, %c: !pypto.tensor<1024x8xf32>, %n0: index, %n1: index, %n2: index) -> (!pypto.tile<4x8xf32, acc>) {
+  %c1 = arith.constant 2 : index
+  %c5 = arith.constant 0 : index
+  %c11 = arith.constant 6 : index
+  %c14 = arith.constant 3 : index
+  %c16 = arith.constant 1 : index
+  %f19 = arith.constant -0.75 : f32
+  %zf20 = arith.constant 0.0 : f32
+  %c29 = arith.constant 4 : index
+  %c35 = arith.constant 8 : index
+  %c43 = arith.constant 5 : index
+  %f65 = arith.constant 3.0 : f32
+  %c67 = arith.constant 9 : index
+  pypto.pipeline %i2 = %n0 to %n1 step %c1 stages 4 {
+    %s3 = arith.muli %i2, %c1 : index
+    %o4 = arith.addi %s3, %c1 : index
+    %am6 = pypto.tile.load %a[%o4, %c5] : !pypto.tensor<1024x8xbf16> -> !pypto.tile<4x8xbf16, mat>
+    %bm7 = pypto.tile.load %b[%c5, %c5] : !pypto.tensor<8x8xbf16> -> !pypto.tile<8x8xbf16, mat>
+    %al8 = pypto.tile.move %am6 : !pypto.tile<4x8xbf16, mat> -> !pypto.tile<4x8xbf16, left>
+    %br9 = pypto.tile.extract %bm7[%c5, %c5] : !pypto.tile<8x8xbf16, mat> -> !pypto.tile<8x8xbf16, right>
+    %p10 = pypto.tile.matmul %al8, %br9 : !pypto.tile<4x8xbf16, left>, !pypto.tile<8x8xbf16, right> -> !pypto.tile<4x8xf32, acc>
+    %s12 = arith.muli %i2, %c1 : index
+    %o13 = arith.addi %s12, %c11 : index
+    pypto.tile.store %p10, %c[%o13, %c5] : !pypto.tile<4x8xf32, acc>, !pypto.tensor<1024x8xf32>
+    %ub15 = arith.addi %i2, %c14 : index
+    %acc21 = pypto.tile.full %zf20 : f32 -> !pypto.tile<4x8xf32, acc>
+    %res24, %res25, %res26 = pypto.pipeline %i23 = %i2 to %ub15 step %c1 stages 2 iter_args(%ia17 = %c16, %fa18 = %f19, %ma22 = %acc21) -> (index, f32, !pypto.tile<4x8xf32, acc>) {
+      %cond27 = arith.cmpi slt, %i23, %c1 : index
+      %sel28 = scf.if %cond27 -> (!pypto.tile<4x8xf32, vec>) {
+        %s30 = arith.muli %i23, %c29 : index
+        %t31 = pypto.tile.load %x[%s30, %c5] : !pypto.tensor<1024x8xf32> -> !pypto.tile<4x8xf32, vec>
+        %u32 = pypto.tile.adds %t31, %fa18 : !pypto.tile<4x8xf32, vec>, f32
+        %s33 = arith.muli %i23, %c29 : index
+        %o34 = arith.addi %s33, %c1 : index
+        pypto.tile.store %u32, %x[%o34, %c5] : !pypto.tile<4x8xf32, vec>, !pypto.tensor<1024x8xf32>
+        %s36 = arith.muli %i23, %c35 : index
+        %o37 = arith.addi %s36, %c35 : index
+        %t38 = pypto.tile.load %z[%o37, %c5] : !pypto.tensor<1024x8xf32> -> !pypto.tile<4x8xf32, vec>
+        pypto.tile.tpush_to_aic %t38 : !pypto.tile<4x8xf32, vec>
+        scf.yield %t38 : !pypto.tile<4x8xf32, vec>
+      } else {
+        %t39 = pypto.tile.load %x[%c14, %c5] : !pypto.tensor<1024x8xf32> -> !pypto.tile<4x8xf32, vec>
+        scf.yield %t39 : !pypto.tile<4x8xf32, vec>
+      }
+      %iv40 = arith.addi %ia17, %i23 : index
+      %e41 = pypto.tile.read %sel28[%c14, %c1] : !pypto.tile<4x8xf32, vec>
+      %fv42 = arith.addf %fa18, %e41 : f32
+      %s44 = arith.muli %i23, %c35 : index
+      %o45 = arith.addi %s44, %c43 : index
+      %am46 = pypto.tile.load %a[%o45, %c5] : !pypto.tensor<1024x8xbf16> -> !pypto.tile<4x8xbf16, mat>
+      %bm47 = pypto.tile.load %b[%c5, %c5] : !pypto.tensor<8x8xbf16> -> !pypto.tile<8x8xbf16, mat>
+      %al48 = pypto.tile.extract %am46[%c5, %c5] : !pypto.tile<4x8xbf16, mat> -> !pypto.tile<4x8xbf16, left>
+      %br49 = pypto.tile.extract %bm47[%c5, %c5] : !pypto.tile<8x8xbf16, mat> -> !pypto.tile<8x8xbf16, right>
+      %p50 = pypto.tile.matmul_acc %ma22, %al48, %br49 : !pypto.tile<4x8xf32, acc>, !pypto.tile<4x8xbf16, left>, !pypto.tile<8x8xbf16, right>
+      pypto.yield %iv40, %fv42, %p50 : index, f32, !pypto.tile<4x8xf32, acc>
+    }
+    %o51 = arith.addi %i2, %c14 : index
+    pypto.tile.store %res26, %c[%o51, %c5] : !pypto.tile<4x8xf32, acc>, !pypto.tensor<1024x8xf32>
+    %s52 = arith.muli %i2, %c35 : index
+    %o53 = arith.addi %s52, %c11 : index
+    %t54 = pypto.tile.load %x[%o53, %c5] : !pypto.tensor<1024x8xf32> -> !pypto.tile<4x8xf32, vec>
+    %u55 = pypto.tile.adds %t54, %res25 : !pypto.tile<4x8xf32, vec>, f32
+    %s56 = arith.muli %i2, %c35 : index
+    %o57 = arith.addi %s56, %c35 : index
+    pypto.tile.store %u55, %x[%o57, %c5] : !pypto.tile<4x8xf32, vec>, !pypto.tensor<1024x8xf32>
+    %t58 = pypto.tile.load %x[%o57, %c5] : !pypto.tensor<1024x8xf32> -> !pypto.tile<4x8xf32, vec>
+  }
+  %acc59 = pypto.tile.full %zf20 : f32 -> !pypto.tile<4x8xf32, acc>
+  %res62 = pypto.pipeline %i61 = %c5 to %n2 step %c14 stages 8 overlap_stores = false iter_args(%ma60 = %acc59) -> (!pypto.tile<4x8xf32, acc>) {
+    %o63 = arith.addi %i61, %c35 : index
+    %t64 = pypto.tile.load %x[%o63, %c5] : !pypto.tensor<1024x8xf32> -> !pypto.tile<4x8xf32, vec>
+    %u66 = pypto.tile.adds %t64, %f65 : !pypto.tile<4x8xf32, vec>, f32
+    %o68 = arith.addi %i61, %c67 : index
+    pypto.tile.store %u66, %x[%o68, %c5] : !pypto.tile<4x8xf32, vec>, !pypto.tensor<1024x8xf32>
+    %t69 = pypto.tile.load %x[%o68, %c5] : !pypto.tensor<1024x8xf32> -> !pypto.tile<4x8xf32, vec>
+    %o70 = arith.addi %i61, %c14 : index
+    pypto.tile.store %t69, %z[%o70, %c5] : !pypto.tile<4x8xf32, vec>, !pypto.tensor<1024x8xf32>
+    %am71 = pypto.tile.load %a[%c1, %c5] : !pypto.tensor<1024x8xbf16> -> !pypto.tile<4x8xbf16, mat>
+    %bm72 = pypto.tile.load %b[%c5, %c5] : !pypto.tensor<8x8xbf16> -> !pypto.tile<8x8xbf16, mat>
+    %al73 = pypto.tile.extract %am71[%c5, %c5] : !pypto.tile<4x8xbf16, mat> -> !pypto.tile<4x8xbf16, left>
+    %br74 = pypto.tile.extract %bm72[%c5, %c5] : !pypto.tile<8x8xbf16, mat> -> !pypto.tile<8x8xbf16, right>
+    %p75 = pypto.tile.matmul_acc %ma60, %al73, %br74 : !pypto.tile<4x8xf32, acc>, !pypto.tile<4x8xbf16, left>, !pypto.tile<8x8xbf16, right>
+    pypto.yield %p75 : !pypto.tile<4x8xf32, acc>
+  }
+  pypto.tile.store %res62, %c[%c16, %c5] : !pypto.tile<4x8xf32, acc>, !pypto.tensor<1024x8xf32>
+  func.return %res62 : !pypto.tile<4x8xf32, acc>
+}
+""",
+    {},
+)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="finding: order=modelled orders the non-loop blocks nested in a "
+    "loop body (scf.if) by category before it searches the body, and on the "
+    "merged model those orders change the loop's time: 1949 cycles against "
+    "1936 after the lowering alone (docs/report.md)",
+)
+def test_modelled_order_on_nested_branches():
+    # The property's own check, on this one kernel.
+    inner = test_modelled_order_never_slows_the_lowered_loop.hypothesis.inner_test  # type: ignore[attr-defined]
+    inner(NESTED_BRANCHES)
 
 
 FINDING_KERNELS = int(os.environ.get("PYPTO_FINDING_KERNELS", "5"))

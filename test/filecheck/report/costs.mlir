@@ -32,6 +32,7 @@ func.func @add_one(%x: !pypto.tensor<1024xf32>, %out: !pypto.tensor<1024xf32>) {
 // CHECK-NEXT:   busy VECTOR                       2.0     2.0
 // CHECK-NEXT:   busy MTE3                         3.0     3.0
 // CHECK-NEXT:   bound (busiest engine)            4.0     4.0
+// CHECK-NEXT:   bound (recurrence)                0.0     0.0
 // CHECK-NEXT:   bottleneck                       MTE2    MTE2
 // CHECK-NEXT:   modelled time                     6.0     4.0
 // CHECK-NEXT:   efficiency (bound / time)       66.7%  100.0%

@@ -14,6 +14,7 @@
 // ADD-NEXT:   busy VECTOR                      10.0    10.0
 // ADD-NEXT:   busy MTE3                        72.0    72.0
 // ADD-NEXT:   bound (busiest engine)           72.0    72.0
+// ADD-NEXT:   bound (recurrence)                0.0     0.0
 // ADD-NEXT:   bottleneck                       MTE2    MTE2
 // ADD-NEXT:   modelled time                   114.0    72.0
 // ADD-NEXT:   efficiency (bound / time)       63.2%  100.0%
@@ -28,6 +29,7 @@
 // MATMUL-NEXT:   busy MTE1                       168.0   168.0
 // MATMUL-NEXT:   busy CUBE                        80.0    80.0
 // MATMUL-NEXT:   bound (busiest engine)          672.0   672.0
+// MATMUL-NEXT:   bound (recurrence)               80.0    80.0
 // MATMUL-NEXT:   bottleneck                       MTE2    MTE2
 // MATMUL-NEXT:   modelled time                   752.0   672.0
 // MATMUL-NEXT:   efficiency (bound / time)       89.4%  100.0%

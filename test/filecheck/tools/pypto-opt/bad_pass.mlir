@@ -29,7 +29,7 @@ func.func @empty() {
 
 // TYPO:        pypto-opt: error: --passes: unknown pass 'lower-pipline-loops'; did you mean 'lower-pipeline-loops'{{.*}}? (pypto-opt --list-passes lists the passes)
 
-// OPTION:      pypto-opt: error: --passes: pass 'lower-pipeline-loops' has no option 'maxcopies'; did you mean 'max-copies'? (its options: max-copies (or max_copies); remainder; `pypto-opt --help-pass lower-pipeline-loops` describes them)
+// OPTION:      pypto-opt: error: --passes: pass 'lower-pipeline-loops' has no option 'maxcopies'; did you mean 'max-copies'? (its options: max-copies (or max_copies); remainder; auto-stages (or auto_stages); `pypto-opt --help-pass lower-pipeline-loops` describes them)
 
 // VALUE:       pypto-opt: error: --passes: pass 'canonicalize-io-order': option 'explain' takes true or false, got 'yes'
 // BOOL-INT:    pypto-opt: error: --passes: pass 'lower-pipeline-loops': option 'max-copies' takes an integer, got 'true'

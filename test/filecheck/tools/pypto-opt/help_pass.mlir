@@ -17,10 +17,16 @@
 // OURS:      Options (lower-pipeline-loops{option=value ...}):
 // OURS-NEXT:   max-copies (or max_copies): an integer; default 1024
 // OURS-NEXT:       The most body copies the lowering of one loop may create, counting the
+// OURS:        auto-stages (or auto_stages): true or false; default false
+// OURS-NEXT:       Each pipeline's `stages` becomes the stages advisor's choice among 1 to
 
 // EXPLAIN:   Options (canonicalize-io-order{option=value ...}):
 // EXPLAIN-NEXT: explain: true or false; default false
-// EXPLAIN-NEXT:     Print to stderr, per block, each op that moved or that a dependence held back.
+// EXPLAIN-NEXT:     Print to stderr, per block, each op that moved or that a dependence held
+// EXPLAIN-NEXT:     back; with `order=modelled`, the candidates and their modelled times.
+// EXPLAIN-NEXT: order: a string; default "category"
+// EXPLAIN-NEXT:     `category` (PyPTO's), `engine` or `modelled`: see the pass's page.
+// EXPLAIN-NEXT: costs: a string; default ""
 
 // Options inherited from a base class keep their docstrings.
 // UPSTREAM:  inline-snrt (xdsl.transforms.inline_snrt.InlineSnrtPass)

@@ -30,7 +30,7 @@ func.func @g() {
 // ENTRY: pypto-run: error: choose the function to run with --entry (functions: @f, @g)
 // NOPE:  [[FILE]]: error: no function @nope in the module (functions: @f, @g)
 // PASS:  pypto-run: error: --passes: unknown pass 'no-such-pass' (pypto-opt --list-passes lists the passes)
-// OPTION: pypto-run: error: --passes: pass 'lower-pipeline-loops' has no option 'maxcopies'; did you mean 'max-copies'? (its options: max-copies (or max_copies); remainder; `pypto-opt --help-pass lower-pipeline-loops` describes them)
+// OPTION: pypto-run: error: --passes: pass 'lower-pipeline-loops' has no option 'maxcopies'; did you mean 'max-copies'? (its options: max-copies (or max_copies); remainder; auto-stages (or auto_stages); `pypto-opt --help-pass lower-pipeline-loops` describes them)
 // VALUE: pypto-run: error: --passes: pass 'canonicalize-io-order': option 'explain' takes true or false, got '1'
 // EMPTY: [[FILE]]: error: no function to run: the module has no func.func with a body
 // EMPTY-ENTRY: [[FILE]]: error: no function @main in the module (functions: none)

@@ -1,0 +1,293 @@
+"""
+The orders of `canonicalize-io-order` on the schedule model: a fixed corpus
+of generated kernels plus the examples, at several queue depths.
+
+    python -m bench.orders [--kernels N] [--seed S] [--depths D ...]
+                           [--out DIR] [--plot FILE ...] [--pass-time]
+
+For each queue depth (the bundled cost table with `queue_depth` changed)
+and each order (`input`: the written loop; `lowering`: after
+`lower-pipeline-loops` alone; `category`, `engine`, `modelled`: after it and
+`canonicalize-io-order{order=...}` with that table), over every pipeline
+loop with a loop after the passes: the geometric mean of modelled time over
+bound (`max(ResMII, RecMII)`, per original iteration), the loops slower than
+after the lowering alone, the largest loss against it, and for `modelled`
+the loops slower than `category`. Then the examples' efficiency at the
+stages the advisor chooses with `order=modelled`, and with `--pass-time`
+the time of the pass per order on the `bench` families at about 10,000 ops.
+
+The kernels come from the property tests' generator
+(`test/unit/kernel_strategies.py`, with hypothesis' fixed `seed`), so the
+corpus is the same on every run of one hypothesis version. Writes
+`orders.json` (with each loop's time over bound per depth and order, to
+redraw) and `orders.md` into `--out` (default `bench/results/`); `--plot`
+draws the ratios (`bench.orders_plot`, `.svg` or `.png`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from xdsl.dialects.builtin import ModuleOp
+
+from bench.cases import FAMILIES, MAX_COPIES, Scale, parse
+from bench.orders_plot import plot_orders
+from passes.analysis.engines import CostModel, default_costs
+from passes.canonicalize_io_order import CanonicalizeIOOrderPass
+from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.pipeline_report import LoopReport, pass_pipeline, run_report
+from passes.stages_advisor import StagesAdvisor
+from pypto_dialect.checked import parse_module
+from pypto_dialect.context import pypto_context
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "test" / "unit"))
+from kernel_strategies import GeneratedKernel, kernels
+
+ORDERS = ("input", "lowering", "category", "engine", "modelled")
+REORDERED = ORDERS[2:]
+DEPTHS = (2, 4, 8)
+KERNELS = 300
+SEED = 27
+EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.mlir"))
+TOLERANCE = 1e-9
+PASS_TIME_OPS = 10_000
+
+
+def corpus(count: int, seed_value: int) -> list[str]:
+    """`count` distinct generated kernels (fixed seed), then the examples."""
+    found: dict[str, None] = {}
+
+    @seed(seed_value)
+    @settings(
+        max_examples=4 * count,
+        phases=[Phase.generate],
+        database=None,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(kernels())
+    def collect(kernel: GeneratedKernel) -> None:
+        if len(found) < count and "pypto.pipeline" in kernel.text:
+            found[kernel.text] = None
+
+    collect()
+    return [*found, *(path.read_text() for path in EXAMPLES)]
+
+
+def cost_table(depth: int, directory: Path) -> tuple[CostModel, Path]:
+    """The bundled table at queue depth `depth`, and a file holding it."""
+    path = directory / f"depth-{depth}.json"
+    table = json.loads(
+        (
+            Path(__file__).parents[1] / "passes" / "analysis" / "default_costs.json"
+        ).read_text()
+    )
+    table["queue_depth"] = depth
+    path.write_text(json.dumps(table))
+    return dataclasses.replace(default_costs(), queue_depth=depth), path
+
+
+def pipelines(costs: Path) -> dict[str, str]:
+    lower = "lower-pipeline-loops"
+    return {
+        "lowering": lower,
+        **{
+            order: f'{lower},canonicalize-io-order{{order={order} costs="{costs}"}}'
+            for order in REORDERED
+        },
+    }
+
+
+@dataclasses.dataclass
+class Tally:
+    """One order at one depth: time over bound of each loop, losses."""
+
+    ratios: list[float] = dataclasses.field(default_factory=list[float])
+    worse: int = 0
+    worst: float = 0.0
+    worse_than_category: int = 0
+
+    def row(self) -> dict[str, Any]:
+        geomean = (
+            math.exp(statistics.fmean(map(math.log, self.ratios)))
+            if self.ratios
+            else None
+        )
+        return {
+            "loops": len(self.ratios),
+            "geomean_time_over_bound": geomean,
+            "worse_than_lowering": self.worse,
+            "worst_loss": self.worst,
+            "worse_than_category": self.worse_than_category,
+        }
+
+
+def measure_depth(
+    texts: Sequence[str], model: CostModel, costs: Path
+) -> dict[str, Tally]:
+    ctx = pypto_context()
+    specs = {name: pass_pipeline(spec) for name, spec in pipelines(costs).items()}
+    tallies = {order: Tally() for order in ORDERS}
+    for text in texts:
+        module = parse_module(ctx, text)
+        reports: dict[str, list[LoopReport]] = {
+            name: run_report(ctx, module, model, spec) for name, spec in specs.items()
+        }
+        for index, lowered in enumerate(reports["lowering"]):
+            if lowered.after is None:
+                continue
+            base = lowered.after.time
+            figures = {"input": lowered.before, "lowering": lowered.after}
+            for order in REORDERED:
+                after = reports[order][index].after
+                assert after is not None, "the orders keep every loop of the lowering"
+                figures[order] = after
+            category = figures["category"].time
+            for order, figure in figures.items():
+                tally = tallies[order]
+                tally.ratios.append(figure.time / figure.bound if figure.bound else 1.0)
+                if base and figure.time > base * (1 + TOLERANCE):
+                    tally.worse += 1
+                    tally.worst = max(tally.worst, figure.time / base - 1)
+                if figure.time > category * (1 + TOLERANCE):
+                    tally.worse_than_category += 1
+    return tallies
+
+
+def advised_examples(model: CostModel, costs: Path) -> list[dict[str, Any]]:
+    """Each example's advised stages with `order=modelled`, and its efficiency there."""
+    ctx = pypto_context()
+    advisor = StagesAdvisor(ctx, model, pass_pipeline(pipelines(costs)["modelled"]))
+    rows: list[dict[str, Any]] = []
+    for path in EXAMPLES:
+        module = parse_module(ctx, path.read_text())
+        for advice in advisor.advise(module, run_report(ctx, module, model)):
+            best = advice.suggestion
+            figures = None if best is None else best.figures
+            rows.append(
+                {
+                    "example": path.name,
+                    "stages": None if best is None else best.stages,
+                    "efficiency": None if figures is None else figures.efficiency,
+                }
+            )
+    return rows
+
+
+def pass_times(repeat: int = 3) -> list[dict[str, Any]]:
+    """Median seconds of `canonicalize-io-order` per order on the families near 10k ops."""
+    ctx = pypto_context()
+    scale = Scale([PASS_TIME_OPS], [16])
+    rows: list[dict[str, Any]] = []
+    for family in FAMILIES:
+        parameter = min(family.parameters(scale), key=lambda p: abs(p - PASS_TIME_OPS))
+        lowered = parse(ctx, family.make(parameter).text)
+        LowerPipelineLoopsPass(max_copies=MAX_COPIES).apply(ctx, lowered)
+        row: dict[str, Any] = {"family": family.name, "parameter": parameter}
+        for order in REORDERED:
+            row[order] = statistics.median(
+                _time_pass(ctx, lowered, CanonicalizeIOOrderPass(order=order))
+                for _ in range(repeat)
+            )
+        rows.append(row)
+    return rows
+
+
+def _time_pass(ctx: Any, module: ModuleOp, reorder: CanonicalizeIOOrderPass) -> float:
+    copy = module.clone()
+    start = time.perf_counter()
+    reorder.apply(ctx, copy)
+    return time.perf_counter() - start
+
+
+def markdown(results: dict[str, Any]) -> str:
+    lines = [
+        f"Corpus: {results['kernels']} generated kernels (seed {results['seed']}) "
+        f"and {len(EXAMPLES)} examples, {results['loops']} loops.",
+        "",
+        "| depth | order | geomean time / bound | worse than lowering | worst loss | worse than category |",
+        "|---|---|---|---|---|---|",
+    ]
+    for depth, rows in results["depths"].items():
+        for order, row in rows.items():
+            geomean = row["geomean_time_over_bound"]
+            lines.append(
+                f"| {depth} | {order} | {'-' if geomean is None else f'{geomean:.3f}'} "
+                f"| {row['worse_than_lowering']} | {row['worst_loss']:.1%} "
+                f"| {row['worse_than_category']} |"
+            )
+    lines += [
+        "",
+        "| example | advised stages (modelled) | efficiency |",
+        "|---|---|---|",
+    ]
+    for row in results["examples"]:
+        efficiency = row["efficiency"]
+        lines.append(
+            f"| {row['example']} | {row['stages']} | "
+            f"{'-' if efficiency is None else f'{efficiency:.1%}'} |"
+        )
+    if results.get("pass_times"):
+        lines += [
+            "",
+            "| family | parameter | category s | engine s | modelled s | modelled / category |",
+            "|---|---|---|---|---|---|",
+        ]
+        for row in results["pass_times"]:
+            lines.append(
+                f"| {row['family']} | {row['parameter']} | {row['category']:.3f} | "
+                f"{row['engine']:.3f} | {row['modelled']:.3f} | "
+                f"{row['modelled'] / row['category']:.1f} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.orders", description=__doc__)
+    parser.add_argument("--kernels", type=int, default=KERNELS)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--depths", type=int, nargs="+", default=list(DEPTHS))
+    parser.add_argument("--out", type=Path, default=Path("bench/results"))
+    parser.add_argument("--plot", type=Path, nargs="*", default=[])
+    parser.add_argument("--pass-time", action="store_true")
+    args = parser.parse_args(argv)
+    texts = corpus(args.kernels, args.seed)
+    results: dict[str, Any] = {"kernels": len(texts) - len(EXAMPLES), "seed": args.seed}
+    ratios: dict[int, dict[str, list[float]]] = {}
+    with tempfile.TemporaryDirectory() as directory:
+        depths: dict[str, Any] = {}
+        for depth in args.depths:
+            model, costs = cost_table(depth, Path(directory))
+            tallies = measure_depth(texts, model, costs)
+            depths[str(depth)] = {order: t.row() for order, t in tallies.items()}
+            ratios[depth] = {order: t.ratios for order, t in tallies.items()}
+            print(f"depth {depth}: done", file=sys.stderr)
+        results["depths"] = depths
+        results["ratios"] = {str(depth): by_order for depth, by_order in ratios.items()}
+        results["loops"] = len(ratios[args.depths[0]]["input"])
+        model, costs = cost_table(2, Path(directory))
+        results["examples"] = advised_examples(model, costs)
+    if args.pass_time:
+        results["pass_times"] = pass_times()
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "orders.json").write_text(json.dumps(results, indent=2) + "\n")
+    text = markdown(results)
+    (args.out / "orders.md").write_text(text)
+    for path in args.plot:
+        plot_orders(ratios, results["loops"], path)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""
+The picture of `python -m bench.orders --plot FILE`, or of a saved run:
+
+    python -m bench.orders_plot bench/results/orders.json -o orders.svg
+
+Per queue depth (columns): on top, each order's modelled time over its bound
+(`max(ResMII, RecMII)`), the loops sorted (lower is better; 1 is the
+bound); below, each reordering's time over the lowering's alone, sorted
+(above 1, the loop got slower than with `lower-pipeline-loops` alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import matplotlib
+from matplotlib import pyplot
+
+matplotlib.use("Agg")  # files only: no display needed
+# Text as text, and no random ids or dates: small, reproducible SVGs.
+matplotlib.rcParams["svg.fonttype"] = "none"
+matplotlib.rcParams["svg.hashsalt"] = "bench.orders"
+
+REORDERED = ("category", "engine", "modelled")
+COLOURS = {
+    "input": "tab:gray",
+    "lowering": "tab:blue",
+    "category": "tab:orange",
+    "engine": "tab:green",
+    "modelled": "tab:purple",
+}
+
+
+def _sorted_curve(values: Sequence[float]) -> tuple[list[float], list[float]]:
+    ordered = sorted(values)
+    return [i / max(1, len(ordered) - 1) for i in range(len(ordered))], ordered
+
+
+def plot_orders(
+    ratios: Mapping[int, Mapping[str, Sequence[float]]], loops: int, out: Path
+) -> None:
+    """`ratios[depth][order]`: time over bound per loop; written to `out`."""
+    figure, axes = pyplot.subplots(
+        2, len(ratios), figsize=(16, 9), sharey="row", squeeze=False
+    )
+    for column, (depth, by_order) in enumerate(ratios.items()):
+        top, bottom = axes[0][column], axes[1][column]
+        for order, values in by_order.items():
+            top.plot(*_sorted_curve(values), label=order, color=COLOURS.get(order))
+        lowering = by_order["lowering"]
+        for order in REORDERED:
+            relative = [a / b for a, b in zip(by_order[order], lowering, strict=True)]
+            bottom.plot(*_sorted_curve(relative), label=order, color=COLOURS[order])
+        bottom.axhline(1.0, color="black", linewidth=0.8)
+        top.set_title(f"queue depth {depth}", fontsize=13)
+        bottom.set_xlabel("fraction of loops (sorted)", fontsize=12)
+        for axis in (top, bottom):
+            axis.grid(True, alpha=0.3)
+            axis.tick_params(labelsize=11)
+    axes[0][0].set_ylabel("modelled time / max(ResMII, RecMII)", fontsize=12)
+    axes[1][0].set_ylabel("time / time after the lowering alone", fontsize=12)
+    axes[0][0].legend(fontsize=11)
+    axes[1][0].legend(fontsize=11)
+    title = f"{loops} loops: the orders of canonicalize-io-order on the schedule model"
+    figure.suptitle(title, fontsize=14)  # pyright: ignore[reportUnknownMemberType]
+    figure.tight_layout()
+    figure.savefig(out, metadata={"Date": None} if out.suffix == ".svg" else None)  # pyright: ignore[reportUnknownMemberType]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.orders_plot", description=__doc__
+    )
+    parser.add_argument("results", type=Path, help="an orders.json of bench.orders")
+    parser.add_argument("-o", "--output", type=Path, nargs="+", required=True)
+    args = parser.parse_args(argv)
+    results = json.loads(args.results.read_text())
+    ratios = {int(depth): by_order for depth, by_order in results["ratios"].items()}
+    for path in args.output:
+        plot_orders(ratios, results["loops"], path)
+
+
+if __name__ == "__main__":
+    main()

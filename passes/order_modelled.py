@@ -1,0 +1,231 @@
+"""
+The `modelled` order of `canonicalize-io-order`: candidate orders of a loop
+body, each simulated on the schedule model (`passes.order_model`); the
+fastest is kept, ties going to the earlier candidate.
+
+The candidates, in this order: the input, `category`, `engine` with each
+prefetch distance D from 0 to the stages less one (at most the cost table's
+`events_per_pair` less one, the event budget), and the order of a modulo
+schedule of the body (`passes.analysis.modulo`) at II = max(ResMII, RecMII).
+Each is a priority order on the block's dependence graph
+(`passes.scheduling.priority_order`), so legal by construction; an order
+equal to an earlier candidate's is not simulated again. As the input and
+`category` are always simulated, the kept order is never slower in the
+model than either. A candidate whose memory peak overflows a space the input
+fits in is not kept. Once a kept candidate runs at the body's bound (the
+busiest unit, or the slowest cycle of the model's constraints: no order can
+be faster), the later ones are not tried.
+
+The search is bounded: a block of more than `SEARCH_LIMIT` ops (with the
+ops nested in them: preparing its model copies them all) is not searched
+(it keeps `category`), and at most `SEARCH_BUDGET` body ops are
+simulated per block (the ops times the candidates, the input and `category`
+always), the later candidates skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from passes.analysis import DependenceGraph
+from passes.analysis.modulo import modulo_schedule
+from passes.analysis.recurrence import max_cycle_ratio
+from passes.order_engine import copies, engine_chains, engine_keys
+from passes.order_model import BodyModel
+from passes.scheduling import priority_order
+from pypto_dialect.pipeline import PipelinePolicy
+
+SEARCH_LIMIT = 2_000
+"""The largest block (in ops, nested ones included) whose orders are simulated."""
+SEARCH_BUDGET = 60_000
+"""Body ops simulated at most per block, over all candidates (the first two always)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One order of the block's ops, and the keys that gave it (for `explain`)."""
+
+    name: str
+    order: tuple[int, ...]
+    keys: Sequence[Any]
+    chains: Mapping[str, Sequence[int]] = field(
+        default_factory=dict[str, Sequence[int]]
+    )
+    """The ops kept in order per unit (`order=engine`)."""
+
+
+@dataclass(frozen=True)
+class Trial:
+    """A candidate and its modelled time per loop iteration, or why it has none."""
+
+    candidate: Candidate
+    time: float | None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The order kept for a block, and every candidate tried."""
+
+    chosen: Candidate
+    trials: tuple[Trial, ...]
+    note: str = ""
+    """Why the block was not searched, if it was not."""
+    stop: str = ""
+    """Why the later candidates were not tried, if they were not."""
+
+    def explain(self) -> list[str]:
+        """`explain` lines: the choice, then each candidate with its time."""
+        if self.note:
+            return [f"  order=modelled: {self.note}"]
+        best = next(t for t in self.trials if t.candidate is self.chosen)
+        lines = [
+            f"  order=modelled: {self.chosen.name} kept, "
+            f"{_cycles(best.time)} cycles per loop iteration"
+        ]
+        for trial in self.trials:
+            figure = [] if trial.time is None else [_cycles(trial.time)]
+            note = [f"({trial.note})"] if trial.note else []
+            lines.append(f"    {trial.candidate.name}: {' '.join([*figure, *note])}")
+        if self.stop:
+            lines.append(f"    ({self.stop})")
+        return lines
+
+
+def _cycles(time: float | None) -> str:
+    return "-" if time is None else f"{time:.6g}"
+
+
+def candidates(
+    body: BodyModel,
+    graph: Callable[[], DependenceGraph],
+    policy: PipelinePolicy,
+    category: Candidate,
+) -> Iterator[Candidate]:
+    """
+    The candidate orders of the body, in their order of precedence (lazily:
+    the dependence graph, `graph()`, is asked for only after the first two).
+    """
+    ops = body.ops
+    yield Candidate("input", tuple(range(len(ops))), range(len(ops)))
+    yield category
+    chains = engine_chains(body.op_costs)
+    # Beyond the event budget no load can be further ahead (`category` is).
+    for distance in range(min(copies(ops), body.model.events_per_pair)):
+        keys = engine_keys(ops, policy, distance)
+        yield Candidate(
+            f"engine D={distance}",
+            tuple(priority_order(graph(), keys, list(chains.values()))),
+            keys,
+            chains,
+        )
+    modulo = modulo_candidate(body, graph())
+    if modulo is not None:
+        yield modulo
+
+
+def modulo_candidate(body: BodyModel, graph: DependenceGraph) -> Candidate | None:
+    """
+    The ops by their start in a modulo schedule of the body at II =
+    max(ResMII, RecMII), as a priority order (None if none is found). RecMII
+    here counts every constraint of the model, buffer reuse included.
+    """
+    steps, edges = body.modulo_problem()
+    schedule = modulo_schedule(steps, edges, max_cycle_ratio(len(steps), edges).ratio)
+    if schedule is None:
+        return None
+    keys = body.op_keys(schedule.starts)
+    name = f"modulo II={schedule.ii:.6g}"
+    return Candidate(name, tuple(priority_order(graph, keys)), keys)
+
+
+@dataclass
+class _Search:
+    """The candidates of one body tried so far, and the kept one."""
+
+    body: BodyModel
+    explain: bool
+    trials: list[Trial] = field(default_factory=list[Trial])
+    seen: dict[tuple[int, ...], str] = field(default_factory=dict[tuple[int, ...], str])
+    chosen: Candidate | None = None
+    best: float = float("inf")
+    fits: frozenset[object] = frozenset()
+    """The memory spaces the input overflows: no candidate may add one."""
+
+    def try_candidate(self, candidate: Candidate) -> bool:
+        """
+        Simulate `candidate` (unless an earlier one has its order), keep it
+        if it is the fastest so far; whether it was kept at the bound (no
+        later candidate can be faster).
+        """
+        if candidate.order in self.seen:
+            note = f"same order as {self.seen[candidate.order]}"
+            self.trials.append(Trial(candidate, None, note))
+            return False
+        self.seen[candidate.order] = candidate.name
+        timeline = self.body.simulate(candidate.order)
+        time = timeline.time_per_iteration
+        first = self.chosen is None
+        faster = first or time < self.best * (1 - 1e-9)
+        # The memory peak (a sort) only where it decides or is shown.
+        if first or faster or self.explain:
+            over = frozenset(timeline.over_capacity)
+            if first:
+                self.fits = over
+            elif not over <= self.fits:
+                names = ", ".join(sorted(str(space) for space in over - self.fits))
+                self.trials.append(Trial(candidate, time, f"over capacity: {names}"))
+                return False
+        self.trials.append(Trial(candidate, time))
+        if not faster:
+            return False
+        self.chosen, self.best = candidate, time
+        return time <= self.body.bound * (1 + 1e-9)
+
+
+@dataclass(frozen=True)
+class Body:
+    """A loop body to order: its model and dependence graph built when asked for."""
+
+    size: int
+    """Its ops."""
+    total: int
+    """Its ops and the ops nested in them."""
+    policy: PipelinePolicy
+    category: Candidate
+    """The `category` order of its ops."""
+    model: Callable[[], BodyModel]
+    graph: Callable[[], DependenceGraph]
+
+
+def choose_order(body: Body, explain: bool = False) -> Choice:
+    """Simulate the candidates of `body` within the budget; keep the fastest."""
+    size, category = body.size, body.category
+    if body.total > SEARCH_LIMIT:
+        nested = "" if body.total == size else " with the nested ones"
+        note = (
+            f"not searched: {body.total} ops{nested}, over the limit of "
+            f"{SEARCH_LIMIT}; {category.name} kept"
+        )
+        return Choice(category, (), note)
+    model = body.model()
+    search = _Search(model, explain)
+    allowed = max(2, SEARCH_BUDGET // max(1, size))
+    for candidate in candidates(model, body.graph, body.policy, category):
+        if len(search.seen) == allowed:
+            stop = (
+                f"the later ones not tried: the search budget of {SEARCH_BUDGET} "
+                "simulated ops is spent"
+            )
+            return Choice(_kept(search), tuple(search.trials), stop=stop)
+        if search.try_candidate(candidate):
+            stop = f"the later ones not tried: {candidate.name} runs at the bound"
+            return Choice(candidate, tuple(search.trials), stop=stop)
+    return Choice(_kept(search), tuple(search.trials))
+
+
+def _kept(search: _Search) -> Candidate:
+    assert search.chosen is not None, "the input is always simulated"
+    return search.chosen

@@ -1,0 +1,39 @@
+"""
+`python -m bench.orders` on a tiny corpus: its tables, its JSON (redrawn by
+`python -m bench.orders_plot`), and the never-slower property of `modelled`
+in its own figures.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench import orders, orders_plot
+
+
+def test_orders_benchmark_on_a_tiny_corpus(tmp_path: Path):
+    plot = str(tmp_path / "orders.svg")
+    orders.main(
+        ["--kernels", "3", "--depths", "2", "--out", str(tmp_path), "--plot", plot]
+    )
+    results = json.loads((tmp_path / "orders.json").read_text())
+    assert results["kernels"] == 3
+    rows = results["depths"]["2"]
+    assert set(rows) == set(orders.ORDERS)
+    loops = results["loops"]
+    assert loops >= 3  # the examples' three at least
+    assert all(row["loops"] == loops for row in rows.values())
+    assert rows["lowering"]["worse_than_lowering"] == 0
+    assert rows["modelled"]["worse_than_lowering"] == 0
+    assert rows["modelled"]["worse_than_category"] == 0
+    assert [row["example"] for row in results["examples"]] == [
+        "add_one.mlir",
+        "matmul_k_loop.mlir",
+        "row_softmax.mlir",
+    ]
+    table = (tmp_path / "orders.md").read_text()
+    assert "| 2 | modelled |" in table
+    assert (tmp_path / "orders.svg").read_text().startswith("<?xml")
+    orders_plot.main([str(tmp_path / "orders.json"), "-o", str(tmp_path / "again.png")])
+    assert (tmp_path / "again.png").read_bytes().startswith(b"\x89PNG")

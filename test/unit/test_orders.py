@@ -1,0 +1,344 @@
+"""
+The orders of `canonicalize-io-order` and their mechanisms: the recurrence
+bound (RecMII, hand-computed), the modulo scheduler (every schedule it gives
+keeps every dependence and never holds a resource twice), the prefetch
+distance of `order=engine`, and the search of `order=modelled` (its budget).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from contextlib import redirect_stderr
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from test_report_properties import READ_HOISTED
+from test_timeline import add_one
+from xdsl.ir import Operation
+
+from passes import order_modelled, orders
+from passes.analysis.engines import CostModel, default_costs, op_cost
+from passes.analysis.graph import schedulable_ops
+from passes.analysis.modulo import ModuloOp, modulo_schedule, resource_bound
+from passes.analysis.recurrence import CycleEdge, max_cycle_ratio
+from passes.canonicalize_io_order import CanonicalizeIOOrderPass
+from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.order_engine import prefetch_distance
+from passes.order_model import BodyModel
+from passes.pipeline_report import pass_pipeline, run_report
+from pypto_dialect.checked import parse_module
+from pypto_dialect.context import pypto_context
+from pypto_dialect.pipeline import PipelineOp
+from pypto_dialect.types import MemorySpace
+from pypto_dialect.walks import walk_ops
+
+CTX = pypto_context()
+MODEL = default_costs()
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def in_place(text: str) -> str:
+    """`add_one` loading and storing one window of `%x`."""
+    return text.replace("%x[%off]", "%x[%c0]").replace("%out[%off]", "%x[%c0]")
+
+
+# --------------------------------------------------------------------------- #
+# RecMII
+# --------------------------------------------------------------------------- #
+
+
+@pytest.mark.parametrize(
+    "num_nodes, edges, ratio",
+    [
+        (2, [CycleEdge(0, 1, 5.0, 0)], 0.0),  # no cycle
+        (1, [CycleEdge(0, 0, 5.0, 1)], 5.0),  # an accumulator
+        (2, [CycleEdge(0, 1, 2.0, 0), CycleEdge(1, 0, 4.0, 1)], 6.0),
+        # a swap over two iterations: (3 + 7) / 2
+        (2, [CycleEdge(0, 1, 3.0, 1), CycleEdge(1, 0, 7.0, 1)], 5.0),
+        # two components: the slower one
+        (
+            4,
+            [
+                CycleEdge(0, 1, 1.0, 0),
+                CycleEdge(1, 0, 1.0, 1),
+                CycleEdge(2, 3, 8.0, 0),
+                CycleEdge(3, 2, 1.0, 1),
+            ],
+            9.0,
+        ),
+        # the long way round beats the short one: max(6 / 1, (6 + 10) / 2)
+        (
+            2,
+            [
+                CycleEdge(0, 0, 6.0, 1),
+                CycleEdge(0, 1, 6.0, 1),
+                CycleEdge(1, 0, 10.0, 1),
+            ],
+            8.0,
+        ),
+    ],
+)
+def test_max_cycle_ratio_by_hand(num_nodes: int, edges: list[CycleEdge], ratio: float):
+    found = max_cycle_ratio(num_nodes, edges)
+    assert found.exact and found.ratio == pytest.approx(ratio)
+    if ratio:  # the cycle it names has that ratio
+        cycle = found.cycle
+        hops = list(zip(cycle, (*cycle[1:], cycle[0]), strict=True))
+        assert all(any((e.source, e.target) == hop for e in edges) for hop in hops)
+
+
+def _brute_force_ratio(num_nodes: int, edges: list[CycleEdge]) -> float:
+    """The largest ratio over the simple cycles, enumerated."""
+    best = 0.0
+    out = [[e for e in edges if e.source == node] for node in range(num_nodes)]
+
+    def extend(start: int, node: int, weight: float, transit: int, seen: set[int]):
+        nonlocal best
+        for edge in out[node]:
+            if edge.target == start and transit + edge.transit:
+                best = max(best, (weight + edge.weight) / (transit + edge.transit))
+            elif edge.target > start and edge.target not in seen:
+                extend(
+                    start,
+                    edge.target,
+                    weight + edge.weight,
+                    transit + edge.transit,
+                    seen | {edge.target},
+                )
+
+    for start in range(num_nodes):
+        extend(start, start, 0.0, 0, {start})
+    return best
+
+
+@st.composite
+def loop_graphs(draw: st.DrawFn) -> tuple[int, list[CycleEdge]]:
+    """A small body: same-iteration edges go forward, carried ones anywhere."""
+    num_nodes = draw(st.integers(1, 7))
+    edges: list[CycleEdge] = []
+    for _ in range(draw(st.integers(0, 16))):
+        source = draw(st.integers(0, num_nodes - 1))
+        target = draw(st.integers(0, num_nodes - 1))
+        transit = 0 if source < target and draw(st.booleans()) else 1
+        edges.append(
+            CycleEdge(source, target, float(draw(st.integers(0, 20))), transit)
+        )
+    return num_nodes, edges
+
+
+@given(loop_graphs())
+def test_max_cycle_ratio_matches_brute_force(graph: tuple[int, list[CycleEdge]]):
+    found = max_cycle_ratio(*graph)
+    assert found.exact
+    assert found.ratio == pytest.approx(_brute_force_ratio(*graph))
+
+
+def loop_figures(text: str, passes: str | None = None):
+    module = parse_module(CTX, text)
+    pipeline = None if passes is None else pass_pipeline(passes)
+    (report,) = run_report(CTX, module, MODEL, pipeline)
+    return report
+
+
+def test_recurrence_bound_of_an_accumulator():
+    # matmul_k_loop: each matmul_acc waits for the previous one: CUBE 16 +
+    # 16 * 64 * 256 / 4096 = 80 cycles per iteration, before and after.
+    text = (EXAMPLES / "matmul_k_loop.mlir").read_text()
+    report = loop_figures(text, "lower-pipeline-loops,canonicalize-io-order")
+    assert report.after is not None
+    for figures in (report.before, report.after):
+        assert figures.recurrence_bound == pytest.approx(80.0)
+        assert figures.bound == figures.resource_bound == pytest.approx(672.0)
+
+
+def test_recurrence_bound_of_a_window_written_then_read():
+    # In place on one window: the next load reads what this store wrote:
+    # load 72 + adds 10 + store 72, and a flag (16) between each two engines
+    # (MTE2 -> VECTOR -> MTE3 -> MTE2): 202 per iteration, above the busiest
+    # engine (72), so it is the bound.
+    figures = loop_figures(in_place(add_one(1))).before
+    assert figures.resource_bound == pytest.approx(72.0)
+    assert figures.recurrence_bound == pytest.approx(202.0)
+    assert figures.bound == pytest.approx(202.0)
+    assert figures.time >= figures.bound
+
+
+def test_buffer_reuse_is_no_recurrence():
+    # One buffer per tile makes the next load wait for this adds (load 72,
+    # flag 16, adds 10, flag 16: 114 cycles a loop), but that is what stages
+    # change: no dependence cycle.
+    figures = loop_figures(add_one(1)).before
+    assert figures.recurrence_bound == 0.0
+    assert figures.time == pytest.approx(114.0)
+
+
+# --------------------------------------------------------------------------- #
+# The modulo scheduler
+# --------------------------------------------------------------------------- #
+
+
+@st.composite
+def modulo_problems(draw: st.DrawFn) -> tuple[list[ModuloOp], list[CycleEdge]]:
+    num_nodes, edges = draw(loop_graphs())
+    ops = [
+        ModuloOp(
+            {draw(st.sampled_from("ABC")): duration} if duration else {},
+            duration,
+        )
+        for duration in (float(draw(st.integers(0, 9))) for _ in range(num_nodes))
+    ]
+    # An edge waits at least for its source's duration, as in the model.
+    edges = [e._replace(weight=ops[e.source].duration + e.weight) for e in edges]
+    return ops, edges
+
+
+@given(modulo_problems())
+def test_modulo_schedules_keep_dependences_and_resources(
+    problem: tuple[list[ModuloOp], list[CycleEdge]],
+):
+    ops, edges = problem
+    recurrence = max_cycle_ratio(len(ops), edges).ratio
+    schedule = modulo_schedule(ops, edges, recurrence)
+    if schedule is None:
+        return
+    ii, starts = schedule.ii, schedule.starts
+    assert ii >= max(recurrence, resource_bound(ops)) - 1e-9
+    for edge in edges:
+        assert starts[edge.target] + ii * edge.transit >= (
+            starts[edge.source] + edge.weight - 1e-6
+        ), edge
+    held: dict[str, list[tuple[float, float]]] = {}
+    for op, start in zip(ops, starts, strict=True):
+        for resource, length in op.busy.items():
+            held.setdefault(resource, []).append((start % ii, length))
+    for intervals in held.values():
+        for i, (a, a_length) in enumerate(intervals):
+            for b, b_length in intervals[i + 1 :]:
+                assert not (
+                    (b - a) % ii < a_length - 1e-6 or (a - b) % ii < b_length - 1e-6
+                )
+
+
+def test_modulo_schedule_of_a_chain_is_found():
+    ops = [ModuloOp({"MTE2": 72.0}, 72.0), ModuloOp({"VECTOR": 10.0}, 10.0)]
+    schedule = modulo_schedule(ops, [CycleEdge(0, 1, 72.0, 0)], 0.0)
+    assert schedule is not None
+    assert schedule.ii == 72.0 and schedule.starts == (0.0, 72.0)
+
+
+# --------------------------------------------------------------------------- #
+# order=engine: the prefetch distance
+# --------------------------------------------------------------------------- #
+
+
+def op_costs(ops: list[Operation], model: CostModel):
+    return [op_cost(op, model) for op in ops]
+
+
+def lowered_body(text: str):
+    module = parse_module(CTX, text)
+    LowerPipelineLoopsPass().apply(CTX, module)
+    (loop,) = (op for op in walk_ops(module) if isinstance(op, PipelineOp))
+    return module, schedulable_ops(loop.body.block)
+
+
+def test_prefetch_distance_is_one_stage_when_the_load_fills_the_interval():
+    # A load (72 cycles) takes the whole interval of a stage (MTE2, 72).
+    _, ops = lowered_body(add_one(4))
+    assert prefetch_distance(ops, op_costs(ops, MODEL), MODEL) == 1
+
+
+def test_prefetch_distance_within_the_buffer_budget():
+    _, ops = lowered_body(add_one(4))
+    one_tile = dataclasses.replace(
+        MODEL, capacities={**MODEL.capacities, MemorySpace.VEC: 1000}
+    )
+    assert prefetch_distance(ops, op_costs(ops, one_tile), one_tile) == 0
+
+
+def test_no_prefetch_with_one_stage():
+    _, ops = lowered_body(add_one(1))
+    assert prefetch_distance(ops, op_costs(ops, MODEL), MODEL) == 0
+
+
+# --------------------------------------------------------------------------- #
+# order=modelled: the budget
+# --------------------------------------------------------------------------- #
+
+
+def explained(text: str) -> tuple[str, str]:
+    """The output and the `explain` lines of both passes with `order=modelled`."""
+    module = parse_module(CTX, text)
+    LowerPipelineLoopsPass().apply(CTX, module)
+    stderr = StringIO()
+    with redirect_stderr(stderr):
+        CanonicalizeIOOrderPass(explain=True, order="modelled").apply(CTX, module)
+    return str(module), stderr.getvalue()
+
+
+def test_a_large_block_is_not_searched(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(order_modelled, "SEARCH_LIMIT", 10)
+    output, lines = explained(add_one(4))
+    assert (
+        "order=modelled: not searched: 19 ops, over the limit of 10; category kept"
+        in lines
+    )
+    category, _ = lowered_body(add_one(4))
+    CanonicalizeIOOrderPass().apply(CTX, category)
+    assert output == str(category)
+
+
+def test_the_search_stops_at_the_bound():
+    # The input runs at the busiest unit's time: no order can be faster.
+    _, lines = explained(add_one(4))
+    assert "order=modelled: input kept" in lines
+    assert "(the later ones not tried: input runs at the bound)" in lines
+    assert "category:" not in lines
+
+
+def test_the_search_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch):
+    # 19 ops: a budget of 60 simulated ops is three candidates (a bound no
+    # order reaches, so that only the budget stops the search).
+    monkeypatch.setattr(order_modelled, "SEARCH_BUDGET", 60)
+    monkeypatch.setattr(BodyModel, "bound", 0.0)
+    _, lines = explained(add_one(4))
+    assert "    engine D=0: " in lines
+    assert (
+        "    (the later ones not tried: the search budget of 60 simulated ops "
+        "is spent)" in lines
+    )
+    assert "engine D=1" not in lines
+
+
+def test_a_loop_of_a_searched_shape_takes_its_choice(monkeypatch: pytest.MonkeyPatch):
+    searched: list[int] = []
+
+    def counted(body: order_modelled.Body, explain: bool = False):
+        searched.append(body.size)
+        return order_modelled.choose_order(body, explain)
+
+    monkeypatch.setattr(orders, "choose_order", counted)
+    # A body whose modulo schedule is kept (the input is not at the bound).
+    text = READ_HOISTED.text
+    twice = text + text.replace("@kernel", "@again")
+    recalled, lines = explained(twice)
+    assert len(searched) == 1
+    assert lines.count("order=modelled: modulo II=") == 2
+
+    # The same order as a search of each.
+    def forgotten(*_: object) -> tuple[None, None]:
+        return None, None
+
+    monkeypatch.setattr(orders.Orders, "recall", forgotten)
+    each, _ = explained(twice)
+    assert len(searched) == 3
+    assert recalled == each
+
+
+def test_modulo_schedule_needs_the_ops_in_program_order():
+    ops = [ModuloOp({}, 1.0), ModuloOp({}, 1.0)]
+    with pytest.raises(ValueError, match="an edge within an iteration goes backward"):
+        modulo_schedule(ops, [CycleEdge(1, 0, 1.0, 0)], 0.0)
