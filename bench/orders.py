@@ -46,7 +46,7 @@ from bench.orders_plot import plot_orders
 from passes.analysis.engines import CostModel, default_costs
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.pipeline_report import LoopReport, pass_pipeline, run_report
+from passes.schedule_report import LoopReport, pass_pipeline, run_report
 from passes.stages_advisor import StagesAdvisor
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context

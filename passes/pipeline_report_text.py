@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, TypeAlias
 from passes.analysis.engines import Core, CostModel, Engine, Unit
 from pypto_dialect.types import MemorySpace
 
-if TYPE_CHECKING:  # for types only: `pipeline_report` imports this module
-    from passes.pipeline_report import LoopReport
+if TYPE_CHECKING:
     from passes.pipeline_sensitivity import Sensitivity
+    from passes.schedule_report import LoopReport
     from passes.stages_advisor import Advice, Figures
 
 

@@ -18,8 +18,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
 from passes.analysis.engines import CostModel
-from passes.pipeline_report import LoopReport, compare, lowered_copy
 from passes.report_defaults import MAX_STAGES
+from passes.schedule_report import LoopReport, compare, lowered_copy
 from passes.stages_advisor import Advice, Figures, StagesAdvisor
 
 QUEUE_DEPTHS = (2, 4, 8)

@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 
     from passes.analysis.engines import CostModel, Unit
     from passes.analysis.timeline import Interval, Timeline
-    from passes.pipeline_report import LoopReport
+    from passes.schedule_report import LoopReport
     from passes.stages_advisor import Advice
     from pypto_dialect.checked import OpSpans
 
@@ -163,13 +163,13 @@ _trip_count.__name__ = "int"  # argparse names the type in "invalid int value"
 
 def _report(options: argparse.Namespace) -> int:
     from passes.analysis.engines import default_costs_text
-    from passes.pipeline_report import report_json, run_report
     from passes.pipeline_report_text import (
         render_advice,
         render_report,
         render_sensitivity,
     )
     from passes.pipeline_sensitivity import sensitivity
+    from passes.schedule_report import report_json, run_report
     from passes.stages_advisor import StagesAdvisor
     from pypto_dialect.checked import verify_module
     from pypto_dialect.context import pypto_context
@@ -325,7 +325,7 @@ def load_input(ctx: Context, path: str, op_spans: OpSpans) -> ModuleOp:
 
 def _states(report: LoopReport) -> list[tuple[str, Timeline, int]]:
     """(label, timeline, iterations shown) of the states of a loop."""
-    from passes.pipeline_report import SHOWN_ITERATIONS
+    from passes.schedule_report import SHOWN_ITERATIONS
 
     if report.after is None:
         return [("now", report.before.timeline, SHOWN_ITERATIONS)]
@@ -440,7 +440,7 @@ def _colour(
     The stage's hue (the original iteration modulo F, so before and after
     agree), shaded by the loop iteration; None for an untagged op.
     """
-    from passes.pipeline_report import SHOWN_ITERATIONS
+    from passes.schedule_report import SHOWN_ITERATIONS
 
     step = panel.timeline.steps[interval.step]
     original = _original_iteration(step.op, interval.iteration, panel.copies)

@@ -28,7 +28,7 @@ from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.order_engine import prefetch_distance
 from passes.order_model import BodyModel
-from passes.pipeline_report import pass_pipeline, run_report
+from passes.schedule_report import pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp

@@ -17,8 +17,8 @@ import pytest
 from ir_integrity import check_integrity
 from xdsl.utils.exceptions import PassFailedException
 
-from passes import pipeline_report
-from passes.analysis.engines import default_costs_text
+from passes import schedule_report
+from passes.analysis.engines import default_costs, default_costs_text
 from passes.pipeline_report import PipelineReportPass
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
@@ -364,7 +364,7 @@ def test_internal_error(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(pipeline_report, "run_report", broken)
+    monkeypatch.setattr(schedule_report, "run_report", broken)
     code = main([ADD_ONE])
     assert code == 70
     assert capsys.readouterr().err.splitlines()[0] == (
@@ -523,11 +523,11 @@ def test_whole_loop_time_counts_the_remainder(remainder: str):
     module = parse_module(ctx, KERNEL.format(stages=4), "add_one")
     spec = f"lower-pipeline-loops{{remainder={remainder}}},canonicalize-io-order"
     times = {
-        trip: pipeline_report.run_report(
+        trip: schedule_report.run_report(
             ctx,
             module,
-            pipeline_report.default_costs(),
-            pipeline_report.pass_pipeline(spec),
+            default_costs(),
+            schedule_report.pass_pipeline(spec),
             trip=trip,
         )[0].after
         for trip in (8, 10)

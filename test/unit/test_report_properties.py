@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from kernel_strategies import GeneratedKernel, kernels
 
 from passes.analysis.engines import default_costs
-from passes.pipeline_report import LoopReport, pass_pipeline, run_report
+from passes.schedule_report import LoopReport, pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 

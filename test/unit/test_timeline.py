@@ -27,7 +27,7 @@ from passes.analysis.engines import (
     parse_costs,
 )
 from passes.analysis.timeline import MAX_TOTAL_ITERATIONS, Loop, LoopModel, Timeline
-from passes.pipeline_report import LoopReport, pass_pipeline, run_report
+from passes.schedule_report import LoopReport, pass_pipeline, run_report
 from passes.stages_advisor import DYNAMIC_TRIP, Whole
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context

@@ -1,0 +1,203 @@
+"""
+The schedule report of pipeline loops, which the `pipeline-report` pass
+(`passes.pipeline_report`) and `pypto-report` print.
+
+For each `pypto.pipeline` of a module, the modelled schedule of its body
+(`passes.analysis.timeline`) before and after a pass pipeline, per original
+iteration (the pipeline found again after the passes by location, see
+`passes.stages_advisor`); and the stages advisor's candidates
+(`passes.stages_advisor`). The text tables are
+`passes.pipeline_report_text`; the JSON form (`report_json`) is here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import LocationAttr, ModuleOp
+from xdsl.passes import PassPipeline
+from xdsl.universe import Universe
+
+from passes.analysis.engines import (
+    CostModel,
+    static_trip_count,
+)
+from passes.analysis.timeline import (
+    MIN_ITERATIONS,
+    LoopModel,
+)
+from passes.stages_advisor import (
+    Advice,
+    Figures,
+    copy_for_passes,
+    describe,
+    find_loop,
+    loop_figures,
+    loop_name,
+    lowered_figures,
+    pipelines,
+)
+from pypto_dialect.checked import verify_module
+
+SHOWN_ITERATIONS = 3
+"""Iterations of the loop after the passes that a trace or plot shows."""
+
+
+@dataclass(frozen=True)
+class LoopReport:
+    """One pipeline loop, before and (if a pipeline ran) after the passes."""
+
+    index: int
+    """The pipeline's position among the module's pipelines (program order)."""
+    function: str
+    location: str
+    """`file:line:col`, or `#N` (N = index + 1) for a pipeline parsed without locations."""
+    stages: int
+    before: Figures
+    after: Figures | None
+    note: str = ""
+    """Why `after` is missing, when a pipeline ran."""
+    induction_var: str | None = None
+    """The name hint of the pipeline's induction variable."""
+
+    @property
+    def name(self) -> str:
+        place = loop_name(self.function, self.location, self.induction_var)
+        return f"{place}, stages {self.stages}"
+
+    @property
+    def speedup(self) -> float | None:
+        if self.after is None or self.after.time == 0:
+            return None
+        return self.before.time / self.after.time
+
+    def warnings(self) -> list[str]:
+        """One message per memory space over capacity, before or after."""
+        states = (("before", self.before), ("after", self.after))
+        return [
+            f"{state} the passes, {space} needs {peak} bytes, more than its "
+            f"capacity of {figures.timeline.capacities[space]}"
+            for state, figures in states
+            if figures is not None
+            for space, peak in figures.timeline.over_capacity.items()
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "function": self.function,
+            "location": self.location,
+            "induction_var": self.induction_var,
+            "stages": self.stages,
+            "before": self.before.to_json(),
+            "after": None if self.after is None else self.after.to_json(),
+            "speedup": self.speedup,
+            "note": self.note,
+            "warnings": self.warnings(),
+        }
+
+
+def compare(
+    module: ModuleOp,
+    model: CostModel,
+    after: tuple[ModuleOp, Sequence[LocationAttr]] | None = None,
+    trip: int | None = None,
+) -> list[LoopReport]:
+    """
+    The report of each pipeline of `module`, and of its loop in `after` (the
+    output of `copy_for_passes` once the passes ran) if given; `trip` is the
+    trip count of pipelines whose bounds are not constants.
+    """
+    reports: list[LoopReport] = []
+    for index, pipeline in enumerate(pipelines(module)):
+        function, location = describe(pipeline, index)
+        trips = static_trip_count(pipeline)
+        trips = trip if trips is None else trips
+        lowered = None if after is None else find_loop(after[0], after[1][index])
+        figures = None
+        if lowered is not None:
+            figures = lowered_figures(pipeline, lowered, model, trips)
+        shown = SHOWN_ITERATIONS * (1 if figures is None else figures.copies)
+        before = loop_figures(
+            LoopModel.prepare(pipeline, model),
+            1,
+            trips,
+            min_iterations=max(MIN_ITERATIONS, 2 * shown + 1),
+        )
+        note = ""
+        if after is not None and lowered is None:
+            note = "no loop after the passes (its iterations were flattened)"
+        reports.append(
+            LoopReport(
+                index,
+                function,
+                location,
+                pipeline.num_stages,
+                before,
+                figures,
+                note,
+                pipeline.induction_var.name_hint,
+            )
+        )
+    return reports
+
+
+def run_report(
+    ctx: Context,
+    module: ModuleOp,
+    model: CostModel,
+    pipeline: PassPipeline | None = None,
+    prepare: Callable[[ModuleOp], None] = lambda _: None,
+    *,
+    trip: int | None = None,
+) -> list[LoopReport]:
+    """
+    The report of `module`'s pipelines, before and after `pipeline` (run on a
+    copy: `prepare` sees the copy first, e.g. to map its ops to the source);
+    `trip` is the trip count of loops with dynamic bounds.
+    """
+    return compare(module, model, lowered_copy(ctx, module, pipeline, prepare), trip)
+
+
+def lowered_copy(
+    ctx: Context,
+    module: ModuleOp,
+    pipeline: PassPipeline | None,
+    prepare: Callable[[ModuleOp], None] = lambda _: None,
+) -> tuple[ModuleOp, tuple[LocationAttr, ...]] | None:
+    """A copy of `module` after `pipeline` (`copy_for_passes`), or None without one."""
+    if pipeline is None:
+        return None
+    copy, keys = copy_for_passes(module)
+    prepare(copy)
+    pipeline.apply(ctx, copy)
+    verify_module(copy)
+    return copy, keys
+
+
+# --------------------------------------------------------------------------- #
+# JSON (the text is `passes.pipeline_report_text`)
+# --------------------------------------------------------------------------- #
+
+
+def report_json(
+    reports: Sequence[LoopReport],
+    model: CostModel,
+    passes: str | None,
+    advice: Sequence[Advice] = (),
+) -> dict[str, Any]:
+    """The report as JSON-ready data."""
+    return {
+        "units": "cycles per original iteration",
+        "costs": model.source,
+        "passes": passes,
+        "loops": [report.to_json() for report in reports],
+        "advisor": [entry.to_json() for entry in advice],
+    }
+
+
+def pass_pipeline(spec: str) -> PassPipeline:
+    """The pass pipeline `spec` names, from every installed xDSL universe."""
+    return PassPipeline.parse_spec(Universe.get_multiverse().all_passes, spec)
