@@ -66,7 +66,7 @@ def _quoted(name: str) -> str:
 
 
 def _slot_spaces() -> str:
-    return ", ".join(sorted(space.value for space in SLOT_SPACES))
+    return ", ".join(sorted(str(space) for space in SLOT_SPACES))
 
 
 @pypto_op_definition
@@ -84,9 +84,7 @@ class AllocOp(IRDLOperation):
 
     traits = traits_def(HasParent(func.FuncOp), DeclaresAllocation())
 
-    def __init__(
-        self, alloc_name: str, space: MemorySpace | AllocType, slots: int = 1
-    ):
+    def __init__(self, alloc_name: str, space: MemorySpace | AllocType, slots: int = 1):
         alloc_type = space if isinstance(space, AllocType) else AllocType(space)
         super().__init__(
             result_types=[alloc_type],

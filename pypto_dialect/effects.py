@@ -139,6 +139,4 @@ class WritesAllocation(MemoryEffect):
         if not isinstance(op, AllocationBinding):
             raise TypeError(f"{op.name} does not implement AllocationBinding")
         allocation = op.bound_allocation
-        return {
-            EffectInstance(MemoryEffectKind.WRITE, allocation, ALLOCATION_STORAGE)
-        }
+        return {EffectInstance(MemoryEffectKind.WRITE, allocation, ALLOCATION_STORAGE)}
