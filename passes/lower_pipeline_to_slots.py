@@ -1,0 +1,176 @@
+"""
+The `lower-pipeline-to-slots` pass (PyPTO's LowerPipelineToSlots): a
+`pypto.pipeline ... stages F` keeps one body, each load at the top level of
+the body takes slot `iv % F` of an allocation of F slots of its own, and the
+loop becomes the `scf.for` it means. No code grows with F, and there is no
+remainder. A loop the gates decline (`slots_policy.py`) stays a pipeline,
+whole, for `lower-pipeline-loops` to replicate: run this pass before it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.utils.exceptions import PassFailedException
+
+from passes.analysis.engines import CostTableError, default_costs, load_costs
+from passes.collector import collector_paused
+from passes.demote import demote_to_scf_for
+from passes.slots_policy import (
+    Decline,
+    SlotBudget,
+    check_loop,
+    declarations,
+    slot_candidates,
+)
+from pypto_dialect.allocation import AllocOp, BindOp
+from pypto_dialect.pipeline import PipelineOp
+from pypto_dialect.tile import LoadOp
+from pypto_dialect.types import MemorySpace, TileType
+from pypto_dialect.walks import ancestors, walk_ops
+
+_NOT_IN_NAMES = re.compile(r"[^A-Za-z0-9_]", re.ASCII)
+
+
+def _describe(op: Operation) -> str:
+    """`pypto.pipeline over %i`, `pypto.tile.load %t`: an op, for `explain`."""
+    if isinstance(op, PipelineOp):
+        induction = op.induction_var.name_hint
+        return op.name + (f" over %{induction}" if induction else "")
+    names = [f"%{r.name_hint}" for r in op.results if r.name_hint is not None]
+    return op.name + (f" {', '.join(names)}" if names else "")
+
+
+@dataclass
+class _FunctionLowering:
+    """The rotations of one function's pipelines, outer loops first."""
+
+    function: func.FuncOp
+    budget: SlotBudget
+    explain: bool
+
+    def __post_init__(self) -> None:
+        self.names = {declaration.label for declaration in declarations(self.function)}
+        self.declarations: list[AllocOp] = []
+
+    def run(self) -> None:
+        # Materialized first: the rewrites replace loops while it goes on.
+        pipelines = [op for op in walk_ops(self.function) if isinstance(op, PipelineOp)]
+        declined: set[PipelineOp] = set()
+        for loop in pipelines:
+            if loop.num_stages == 1:
+                continue  # nothing to rotate: left for canonicalize-io-order
+            around = next(
+                (outer for outer in ancestors(loop) if outer in declined), None
+            )
+            assert around is None or isinstance(around, PipelineOp)
+            decision = check_loop(loop, around) or slot_candidates(loop)
+            if not isinstance(decision, Decline):
+                decision = self.budget.admit(loop, decision) or decision
+            if isinstance(decision, Decline):
+                declined.add(loop)
+                self._report(
+                    loop,
+                    f"declined by gate {decision.gate.value}: "
+                    f"{decision.detail} (at {_describe(decision.op)})",
+                )
+                continue
+            self._rotate(loop, decision)
+        body = self.function.body.block
+        if self.declarations and body.first_op is not None:
+            body.insert_ops_before(self.declarations, body.first_op)
+
+    def _report(self, loop: PipelineOp, what: str) -> None:
+        if self.explain:
+            where = f"@{self.function.sym_name.data}"
+            print(
+                f"lower-pipeline-to-slots: {where}: {_describe(loop)}, stages "
+                f"{loop.num_stages}: {what}",
+                file=sys.stderr,
+            )
+
+    def _rotate(self, loop: PipelineOp, loads: list[LoadOp]) -> None:
+        """Bind each load to slot `iv % F` of an allocation of its own; demote the loop."""
+        stages = loop.num_stages
+        body = loop.body.block
+        count = arith.ConstantOp(IntegerAttr(stages, IndexType()))
+        count.result.name_hint = f"c{stages}"
+        slot = arith.RemSIOp(loop.induction_var, count.result)
+        slot.result.name_hint = "slot"
+        assert body.first_op is not None
+        body.insert_ops_before([count, slot], body.first_op)
+        for load in loads:
+            tile = load.result.type
+            assert isinstance(tile, TileType)
+            declaration = self._declare(load, tile.memory_space, stages)
+            uses = list(load.result.uses)
+            binding = BindOp(load.result, declaration.result, slot.result)
+            binding.result.name_hint = load.result.name_hint
+            body.insert_op_after(binding, load)
+            for use in uses:
+                use.operation.operands[use.index] = binding.result
+        self._report(
+            loop,
+            f"{len(loads)} load(s) rotate through {stages} slots each: "
+            + ", ".join(_describe(load) for load in loads),
+        )
+        demote_to_scf_for(loop, PatternRewriter(loop))
+
+    def _declare(self, load: LoadOp, space: MemorySpace, slots: int) -> AllocOp:
+        stem = "pipe_" + _NOT_IN_NAMES.sub("_", load.result.name_hint or "load")
+        name, suffix = stem, 0
+        while name in self.names:
+            suffix += 1
+            name = f"{stem}_{suffix}"
+        self.names.add(name)
+        declaration = AllocOp(name, space, slots)
+        declaration.result.name_hint = name
+        self.declarations.append(declaration)
+        return declaration
+
+
+@dataclass(frozen=True)
+class LowerPipelineToSlotsPass(ModulePass):
+    """
+    For each `pypto.pipeline ... stages F` (F > 1), outer loops first: bind
+    every load at the top level of its body, that the author did not bind,
+    to slot `iv % F` of an allocation of F slots of its own (declared at the
+    top of the function, named `pipe_<tile>`), and demote the loop to
+    `scf.for`; or, if any gate of `slots_policy` declines the loop, leave
+    it, and every pipeline in it, to `lower-pipeline-loops`. Results never
+    change (a binding does not change a value). Idempotent.
+    """
+
+    name = "lower-pipeline-to-slots"
+
+    explain: bool = False
+    """Print to stderr, per pipeline, the loads it rotates, or the gate that declined it and the op that tripped it."""
+
+    costs: str = ""
+    """The cost table (JSON, as `pypto-report --costs`) whose capacities bound the slots; empty: the bundled one."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        capacities = self._capacities()
+        with collector_paused():  # see passes.collector
+            functions = [f for f in walk_ops(op) if isinstance(f, func.FuncOp)]
+            for function in functions:
+                budget = SlotBudget.of_function(function, capacities)
+                _FunctionLowering(function, budget, self.explain).run()
+
+    def _capacities(self) -> Mapping[MemorySpace, int]:
+        try:
+            model = load_costs(self.costs) if self.costs else default_costs()
+        except CostTableError as error:
+            raise PassFailedException(
+                f"lower-pipeline-to-slots: {error.located(self.costs)}"
+            ) from None
+        return model.capacities
