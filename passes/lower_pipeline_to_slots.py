@@ -170,7 +170,8 @@ class LowerPipelineToSlotsPass(ModulePass):
         try:
             model = load_costs(self.costs) if self.costs else default_costs()
         except CostTableError as error:
+            where = error.where(self.costs)
             raise PassFailedException(
-                f"lower-pipeline-to-slots: {error.located(self.costs)}"
+                f"lower-pipeline-to-slots: {where}: {error.message}"
             ) from None
         return model.capacities
