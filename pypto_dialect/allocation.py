@@ -252,6 +252,10 @@ class BindOp(IRDLOperation, AllocationBinding):
         return self.allocation
 
     @property
+    def bound_slot(self) -> SSAValue | None:
+        return self.slot
+
+    @property
     def declaration(self) -> AllocOp:
         """The `pypto.alloc` of the allocation (verified IR)."""
         owner = self.allocation.owner

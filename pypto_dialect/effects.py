@@ -130,6 +130,11 @@ class AllocationBinding(ABC):
     @abstractmethod
     def bound_allocation(self) -> SSAValue: ...
 
+    @property
+    @abstractmethod
+    def bound_slot(self) -> SSAValue | None:
+        """The slot's index; None for the one slot of an allocation of one."""
+
 
 class WritesAllocation(MemoryEffect):
     """The op writes the allocation it binds a tile to (`AllocationBinding`)."""

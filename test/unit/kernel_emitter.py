@@ -56,6 +56,8 @@ class KernelEmitter:
 
     draw: Callable[[st.SearchStrategy[int]], int]
     max_stages: int
+    rotatable: bool = False
+    """Mostly step 1 and start 0: loops `lower-pipeline-to-slots` may rotate."""
     lines: list[str] = field(default_factory=list[str])
     constants: dict[str, str] = field(default_factory=dict[str, str])
     """`value : type` -> name of the constants, all defined at the function's entry."""

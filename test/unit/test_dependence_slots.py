@@ -8,7 +8,7 @@ that evaluates the slot indices, and the order check against the graph.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hypothesis import given, settings
@@ -243,7 +243,7 @@ func.func @k(%t: {TILE}) {{
     pipeline = next(op for op in module.walk() if isinstance(op, PipelineOp))
     summaries = OpSummaries()
     assert not summaries.slots_in(pipeline.body.block)
-    graph, ops = _graph(_kernel(_use("u", "t")))
+    _, ops = _graph(_kernel(_use("u", "t")))
     assert summaries.slots_in(ops["u"].parent)
 
 
@@ -277,7 +277,7 @@ def test_slot_windows():
 
 _SLOTS = ("c0", "c1", "rot0", "rot1", "rot2", "j", None)
 """Slot indices: constants, `i % 2` rotations, a runtime `%j`, one slot."""
-_VALUES = {
+_VALUES: dict[str | None, Callable[[int, int], int]] = {
     "c0": lambda i, j: 0,
     "c1": lambda i, j: 1,
     "rot0": lambda i, j: i % 2,
