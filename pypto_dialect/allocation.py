@@ -330,3 +330,20 @@ class BindOp(IRDLOperation, AllocationBinding):
         if self.attributes:
             printer.print_op_attributes(self.attributes)
         print_pieces(printer, [" : ", self.result.type])
+
+
+def filled_binding(op: Operation) -> BindOp | None:
+    """
+    The binding `op` computes its tile into: that of its one result, when
+    the binding, in `op`'s block, is the result's only use (as the tile).
+    Not for bindings themselves, nor ops with regions.
+    """
+    if op.regions or len(op.results) != 1 or type(op) is BindOp:
+        return None
+    use = op.results[0].get_unique_use()
+    if use is None or use.index != 0:  # the tile, not a slot index
+        return None
+    user = use.operation
+    if type(user) is not BindOp or user.parent is not op.parent:
+        return None
+    return user

@@ -21,11 +21,13 @@ index), so a marked form is never equal to a plain one.
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import OpResult, SSAValue
 
 from passes.analysis.windows import LinearForm, LinearForms, Window, WindowDim
-from pypto_dialect.allocation import BindOp
+from pypto_dialect.allocation import BindOp, filled_binding
 from pypto_dialect.constants import constant_int
+
+__all__ = ["binding_of", "filled_binding", "slot_window"]
 
 
 def binding_of(value: SSAValue) -> BindOp | None:
@@ -33,23 +35,6 @@ def binding_of(value: SSAValue) -> BindOp | None:
     if type(value) is OpResult and type(value.op) is BindOp:
         return value.op
     return None
-
-
-def filled_binding(op: Operation) -> BindOp | None:
-    """
-    The binding `op` computes its tile into: that of its one result, when the
-    binding, in `op`'s block, is the result's only use. Not for bindings
-    themselves, nor ops with regions.
-    """
-    if op.regions or len(op.results) != 1 or type(op) is BindOp:
-        return None
-    use = op.results[0].get_unique_use()
-    if use is None or use.index != 0:  # the tile, not a slot index
-        return None
-    user = use.operation
-    if type(user) is not BindOp or user.parent is not op.parent:
-        return None
-    return user
 
 
 def slot_window(binding: BindOp, forms: LinearForms) -> Window:
