@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects import func, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     FileLineColLoc,
     IntAttr,
@@ -47,12 +47,20 @@ from xdsl.utils.exceptions import (
 from passes.analysis.engines import (
     CostModel,
     CostTableError,
-    Engine,
+    Unit,
     default_costs,
     load_costs,
     static_trip_count,
 )
-from passes.analysis.timeline import MIN_ITERATIONS, Loop, Timeline, simulate
+from passes.analysis.graph import schedulable_ops
+from passes.analysis.timeline import (
+    MAX_TOTAL_ITERATIONS,
+    MIN_ITERATIONS,
+    Loop,
+    LoopModel,
+    Timeline,
+)
+from passes.io_order_policy import effective_membership
 from passes.pipeline_report_text import render_advice, render_report
 from pypto_dialect.checked import verify_module
 from pypto_dialect.constants import constant_int
@@ -65,9 +73,22 @@ WITHIN_BOUND = 0.05
 """The advisor's tolerance: a candidate is good within 5% of its bound."""
 MAX_STAGES = 8
 """The largest `stages` the advisor tries by default."""
+DYNAMIC_TRIP = "dynamic trip count: give it with --trip N (the pass: trip=N)"
+"""The note of a whole loop without a trip count."""
 SHOWN_ITERATIONS = 3
 """Iterations of the loop after the passes that a trace or plot shows."""
 _NO_LOCATION = StringAttr("<pipeline-report>")
+
+
+@dataclass(frozen=True)
+class Whole:
+    """The time of a whole loop: every iteration, warm-up, drain and remainder."""
+
+    trip: int | None
+    """Original iterations (None: a dynamic trip count without `trip`)."""
+    time: float | None
+    """Cycles from the first op to the last (None: not simulated, see `note`)."""
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -77,6 +98,7 @@ class Figures:
     timeline: Timeline
     copies: int
     """Original iterations per iteration of the loop (F after the lowering)."""
+    whole: Whole = Whole(None, None)
 
     def per_iteration(self, time: float) -> float:
         return time / self.copies
@@ -90,25 +112,41 @@ class Figures:
         return self.per_iteration(self.timeline.bound)
 
     @property
-    def busy(self) -> dict[Engine, float]:
-        return {e: self.per_iteration(t) for e, t in self.timeline.busy.items()}
+    def busy(self) -> dict[Unit, float]:
+        return {u: self.per_iteration(t) for u, t in self.timeline.busy.items()}
 
     @property
     def fits(self) -> bool:
         return not self.timeline.over_capacity
 
+    @property
+    def whole_efficiency(self) -> float | None:
+        """bound x trip / whole-loop time: what warm-up, drain and remainder cost."""
+        whole = self.whole
+        if whole.time is None or whole.trip is None:
+            return None
+        return 1.0 if whole.time == 0 else self.bound * whole.trip / whole.time
+
     def to_json(self) -> dict[str, Any]:
         timeline = self.timeline
+        bottleneck = timeline.bottleneck
         return {
             "time_per_iteration": self.time,
             "bound": self.bound,
-            "bottleneck": timeline.bottleneck,
+            "bottleneck": None if bottleneck is None else timeline.label(bottleneck),
             "efficiency": timeline.efficiency,
-            "busy": {str(e): t for e, t in self.busy.items()},
+            "busy": {timeline.label(u): t for u, t in self.busy.items()},
             "peak_bytes": {str(s): b for s, b in timeline.peak_bytes.items()},
             "over_capacity": sorted(str(s) for s in timeline.over_capacity),
             "iterations_per_loop_iteration": self.copies,
             "steady_state": "periodic" if timeline.converged else "average",
+            "cores": [str(core) for core in timeline.cores],
+            "whole_loop": {
+                "trip": self.whole.trip,
+                "time": self.whole.time,
+                "efficiency": self.whole_efficiency,
+                "note": self.whole.note,
+            },
         }
 
 
@@ -218,22 +256,28 @@ def compare(
     module: ModuleOp,
     model: CostModel,
     after: tuple[ModuleOp, Sequence[LocationAttr]] | None = None,
+    trip: int | None = None,
 ) -> list[LoopReport]:
     """
     The report of each pipeline of `module`, and of its loop in `after` (the
-    output of `copy_for_passes` once the passes ran) if given.
+    output of `copy_for_passes` once the passes ran) if given; `trip` is the
+    trip count of pipelines whose bounds are not constants.
     """
     reports: list[LoopReport] = []
     for index, pipeline in enumerate(pipelines(module)):
         function, location = _describe(pipeline, index)
+        trips = static_trip_count(pipeline)
+        trips = trip if trips is None else trips
         lowered = None if after is None else find_loop(after[0], after[1][index])
         figures = None
         if lowered is not None:
-            figures = Figures(simulate(lowered, model), _copies(pipeline, lowered))
+            figures = lowered_figures(pipeline, lowered, model, trips)
         shown = SHOWN_ITERATIONS * (1 if figures is None else figures.copies)
-        before = Figures(
-            simulate(pipeline, model, min_iterations=max(MIN_ITERATIONS, shown + 1)),
+        before = loop_figures(
+            LoopModel.prepare(pipeline, model),
             1,
+            trips,
+            min_iterations=max(MIN_ITERATIONS, 2 * shown + 1),
         )
         note = ""
         if after is not None and lowered is None:
@@ -246,24 +290,113 @@ def compare(
     return reports
 
 
+def loop_figures(
+    loop: LoopModel,
+    copies: int,
+    trip: int | None,
+    remainder: Sequence[Operation] = (),
+    *,
+    min_iterations: int = MIN_ITERATIONS,
+) -> Figures:
+    """
+    The figures of a prepared loop whose iteration is `copies` original
+    ones, and its whole-loop time over `trip` original iterations: the loop
+    over `trip // copies` iterations, then `remainder` (the rest of the
+    iterations) once the loop has drained.
+    """
+    timeline = loop.simulate(min_iterations=min_iterations)
+    if trip is None:
+        return Figures(timeline, copies, Whole(None, None, DYNAMIC_TRIP))
+    if trip // copies > MAX_TOTAL_ITERATIONS:
+        note = f"over {MAX_TOTAL_ITERATIONS} iterations: not simulated"
+        return Figures(timeline, copies, Whole(trip, None, note))
+    time = loop.total_time(trip // copies)
+    if remainder:
+        time += LoopModel.straight(remainder, loop.model).total_time(1)
+    return Figures(timeline, copies, Whole(trip, time))
+
+
+def lowered_figures(
+    pipeline: PipelineOp, lowered: Loop, model: CostModel, trip: int | None
+) -> Figures:
+    """The figures of the loop `pipeline` became, with its remainder copies."""
+    copies = _copies(pipeline, lowered)
+    remainder: Sequence[Operation] = ()
+    if trip is not None and trip % copies:
+        remainder = remainder_ops(lowered, trip % copies)
+    return loop_figures(LoopModel.prepare(lowered, model), copies, trip, remainder)
+
+
+def remainder_ops(lowered: Loop, count: int) -> Sequence[Operation]:
+    """
+    The copies of the body that run the last `count` iterations after the
+    main loop `lowered`: the flattened copies that follow it (the lowering
+    tags them with a group of their own: the ops up to the last one tagged
+    (or taking a tagged op's result) with the group of the first), or the `count` branch of the
+    `scf.if` cascade of a dynamic trip count.
+    """
+    group: int | None = None
+    following: list[Operation] = []
+    tagged = 0
+    op = lowered.next_op
+    while op is not None and not (group is None and isinstance(op, scf.IfOp)):
+        if pairs := effective_membership(op):
+            if group is not None and pairs[0][0] != group:
+                break
+            group = pairs[0][0]
+            tagged = len(following) + 1
+        following.append(op)
+        op = op.next_op
+    if group is not None or not isinstance(op, scf.IfOp):
+        return following[:tagged]
+    return _cascade_branch(op, count)
+
+
+def _cascade_branch(branch: scf.IfOp, count: int) -> Sequence[Operation]:
+    """The ops of the `rem == count` branch of a cascade (`unroll.emit_cascade`)."""
+    while True:
+        condition = branch.cond.owner
+        if not isinstance(condition, arith.CmpiOp):
+            return ()
+        if constant_int(condition.rhs) == count:
+            return schedulable_ops(branch.true_region.block)
+        nested = [op for op in branch.false_region.ops if isinstance(op, scf.IfOp)]
+        if not nested:
+            return ()
+        branch = nested[0]
+
+
 def run_report(
     ctx: Context,
     module: ModuleOp,
     model: CostModel,
     pipeline: PassPipeline | None = None,
     prepare: Callable[[ModuleOp], None] = lambda _: None,
+    *,
+    trip: int | None = None,
 ) -> list[LoopReport]:
     """
     The report of `module`'s pipelines, before and after `pipeline` (run on a
-    copy: `prepare` sees the copy first, e.g. to map its ops to the source).
+    copy: `prepare` sees the copy first, e.g. to map its ops to the source);
+    `trip` is the trip count of loops with dynamic bounds.
     """
+    return compare(module, model, lowered_copy(ctx, module, pipeline, prepare), trip)
+
+
+def lowered_copy(
+    ctx: Context,
+    module: ModuleOp,
+    pipeline: PassPipeline | None,
+    prepare: Callable[[ModuleOp], None] = lambda _: None,
+) -> tuple[ModuleOp, tuple[LocationAttr, ...]] | None:
+    """A copy of `module` after `pipeline` (`copy_for_passes`), or None without one."""
     if pipeline is None:
-        return compare(module, model)
+        return None
     copy, keys = copy_for_passes(module)
     prepare(copy)
     pipeline.apply(ctx, copy)
     verify_module(copy)
-    return compare(module, model, (copy, keys))
+    return copy, keys
 
 
 # --------------------------------------------------------------------------- #
@@ -345,6 +478,10 @@ def _time(candidate: Candidate) -> float:
     return float("inf") if candidate.figures is None else candidate.figures.time
 
 
+Lowered = tuple[int, Loop | None, str]
+"""A candidate `stages`, the loop it becomes (None if none) and why not."""
+
+
 @dataclass(frozen=True)
 class StagesAdvisor:
     """Tries `stages` 1 to `max_stages` for each pipeline, with `pipeline`."""
@@ -353,37 +490,72 @@ class StagesAdvisor:
     model: CostModel
     pipeline: PassPipeline
     max_stages: int = MAX_STAGES
+    trip: int | None = None
+    """The trip count of pipelines with dynamic bounds (for the whole-loop time)."""
 
-    def advise(self, module: ModuleOp, reports: Sequence[LoopReport]) -> list[Advice]:
+    def advise(
+        self,
+        module: ModuleOp,
+        reports: Sequence[LoopReport],
+        lowered: Sequence[Sequence[Lowered]] | None = None,
+    ) -> list[Advice]:
         """
         For each pipeline of `reports`: run the passes on copies of `module`
         with `stages` 1 to `max_stages` (at most its static trip count) and
-        simulate the loop it becomes.
+        simulate the loop it becomes; `lowered` (from `lower`) saves running
+        the passes again for another cost table.
         """
+        lowered = self.lower(module, reports) if lowered is None else lowered
         advice: list[Advice] = []
+        for report, candidates in zip(reports, lowered, strict=True):
+            original = pipelines(module)[report.index]
+            trip = static_trip_count(original)
+            trip = self.trip if trip is None else trip
+            advice.append(
+                Advice(
+                    report,
+                    tuple(
+                        Candidate(
+                            stages,
+                            None
+                            if loop is None
+                            else lowered_figures(original, loop, self.model, trip),
+                            note,
+                        )
+                        for stages, loop, note in candidates
+                    ),
+                )
+            )
+        return advice
+
+    def lower(
+        self, module: ModuleOp, reports: Sequence[LoopReport]
+    ) -> list[list[Lowered]]:
+        """Per pipeline of `reports`, the loop each candidate `stages` becomes."""
+        lowered: list[list[Lowered]] = []
         for report in reports:
             trip = static_trip_count(pipelines(module)[report.index])
             largest = self.max_stages if trip is None else min(self.max_stages, trip)
-            candidates = tuple(
-                self._candidate(module, report.index, stages)
-                for stages in range(1, max(1, largest) + 1)
+            lowered.append(
+                [
+                    self._lower(module, report.index, stages)
+                    for stages in range(1, max(1, largest) + 1)
+                ]
             )
-            advice.append(Advice(report, candidates))
-        return advice
+        return lowered
 
-    def _candidate(self, module: ModuleOp, index: int, stages: int) -> Candidate:
+    def _lower(self, module: ModuleOp, index: int, stages: int) -> Lowered:
         copy, keys = copy_for_passes(module)
         pipelines(copy)[index].properties["stages"] = IntegerAttr(stages, i64)
         try:
             self.pipeline.apply(self.ctx, copy)
             verify_module(copy)
         except DiagnosticException as error:
-            return Candidate(stages, None, str(error).splitlines()[0])
+            return stages, None, str(error).splitlines()[0]
         loop = find_loop(copy, keys[index])
         if loop is None:
-            return Candidate(stages, None, "no loop after the passes")
-        copies = _copies(pipelines(module)[index], loop)
-        return Candidate(stages, Figures(simulate(loop, self.model), copies))
+            return stages, None, "no loop after the passes"
+        return stages, loop, ""
 
 
 # --------------------------------------------------------------------------- #
@@ -432,6 +604,8 @@ class PipelineReportPass(ModulePass):
     """A JSON cost table (default: the bundled illustrative one)."""
     suggest_stages: bool = False
     """Also run the stages advisor (with `passes`, else the two passes)."""
+    trip: int = 0
+    """The trip count of loops with dynamic bounds, for the whole-loop time (0: none)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
@@ -447,9 +621,15 @@ class PipelineReportPass(ModulePass):
             advisor = pass_pipeline(spec or DEFAULT_PASSES)
         except (ValueError, ArgSpecParseError) as error:
             raise PassFailedException(f"pipeline-report: passes: {error}") from None
-        reports = run_report(ctx, op, model, pipeline)
+        if not 0 <= self.trip <= MAX_TOTAL_ITERATIONS:
+            raise PassFailedException(
+                f"pipeline-report: trip: must be 0 to {MAX_TOTAL_ITERATIONS}"
+            )
+        trip = self.trip or None
+        reports = run_report(ctx, op, model, pipeline, trip=trip)
         texts = [render_report(reports, model, spec)]
         if self.suggest_stages:
-            advice = StagesAdvisor(ctx, model, advisor).advise(op, reports)
+            advisor_run = StagesAdvisor(ctx, model, advisor, trip=trip)
+            advice = advisor_run.advise(op, reports)
             texts.append(render_advice(advice))
         print("\n".join(texts).rstrip("\n"), file=sys.stderr)
