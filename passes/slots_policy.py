@@ -28,7 +28,8 @@ from xdsl.dialects import func
 from xdsl.ir import Operation
 from xdsl.traits import IsTerminator
 
-from passes.analysis.engines import tile_bytes
+from passes.analysis.engines import padded_bytes
+from passes.analysis.slots import declared_bytes
 from pypto_dialect.allocation import MAX_SLOTS, AllocOp, BindOp
 from pypto_dialect.constants import constant_int
 from pypto_dialect.pipeline import PipelineOp
@@ -154,18 +155,6 @@ def declarations(function: func.FuncOp) -> list[AllocOp]:
     ]
 
 
-def _declared_bytes(declaration: AllocOp) -> int:
-    """The bytes an allocation pins: its slots, each the size of its largest tile."""
-    largest = max((tile_bytes(_tile(b)) for b in declaration.bindings()), default=0)
-    return declaration.num_slots * largest
-
-
-def _tile(binding: BindOp) -> TileType:
-    tile = binding.result.type
-    assert isinstance(tile, TileType)
-    return tile
-
-
 @dataclass
 class SlotBudget:
     """
@@ -182,7 +171,7 @@ class SlotBudget:
     ) -> SlotBudget:
         budget = cls(capacities)
         for declaration in declarations(function):
-            budget.add(declaration.memory_space, _declared_bytes(declaration))
+            budget.add(declaration.memory_space, declared_bytes(declaration))
         return budget
 
     def add(self, space: MemorySpace, size: int) -> None:
@@ -196,7 +185,7 @@ class SlotBudget:
             tile = load.result.type
             assert isinstance(tile, TileType)
             space = tile.memory_space
-            added[space] = added.get(space, 0) + stages * tile_bytes(tile)
+            added[space] = added.get(space, 0) + stages * padded_bytes(tile)
             capacity = self.capacities[space]
             pinned = self.pinned.get(space, 0)
             if pinned + added[space] > capacity:

@@ -14,7 +14,9 @@ and loop-carried values, from the dependence graph of two consecutive
 iterations), and when the buffers it writes are free: each tile an op
 produces has one buffer, which the op's next instance overwrites, so it
 waits until the last consumer of the previous tile in that buffer has ended
-(ping-pong is exactly more buffers).
+(ping-pong is exactly more buffers). A tile bound to a slot of a declared
+allocation is in that slot (the binding itself costs nothing): a rotation
+through F slots (`i % F`) waits for the readers F iterations back.
 
 A dependence between two engines (not a scalar value, which travels in a
 register) is a flag: `sync_latency` cycles, and one of `events_per_pair`
@@ -56,6 +58,8 @@ from passes.analysis.engines import (
     updated_in_place,
 )
 from passes.analysis.graph import DependenceGraph, schedulable_ops
+from passes.analysis.slots import declared_bytes, slot_period
+from pypto_dialect.allocation import BindOp, filled_binding
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.tile import RowReductionOp
@@ -119,6 +123,11 @@ class Step:
     """The steps of the next iteration that use its tiles (loop-carried)."""
     scratch: Mapping[MemorySpace, int]
     """Bytes of the buffers it needs only while it runs, by memory space."""
+    earlier: tuple[tuple[int, bool, int], ...] = ()
+    """
+    (step, flag, iterations back): the readers of the slot it rotates into,
+    F iterations back (a rotation `i % F` of a declared allocation).
+    """
 
     @property
     def units(self) -> tuple[Unit, ...]:
@@ -255,7 +264,7 @@ class LoopModel:
         edges: Sequence[_Edge],
         model: CostModel,
     ) -> LoopModel:
-        costs = [op_cost(op, model) for op in ops]
+        costs = [_free_if_folded(op, op_cost(op, model)) for op in ops]
         cores = _loop_cores(ops, costs, model)
         same: list[set[int]] = [set() for _ in ops]
         previous: list[set[int]] = [set() for _ in ops]
@@ -267,12 +276,16 @@ class LoopModel:
                 uses = next_consumers if edge.carried else consumers
                 uses[edge.source].add((edge.target, edge.use))
         carried_readers: list[set[int]] = [set() for _ in ops]
+        rotations = [1] * len(ops)
         for producer, op in enumerate(ops):
-            if updated_in_place(op) is not None:
+            if updated_in_place(op) is not None or _is_folded(op):
                 continue  # it allocates no buffer
             # Its next instance overwrites its buffer: after the readers of
-            # this iteration and, if they come first, the loop-carried ones.
-            previous[producer] |= _buffer_readers(producer, consumers)
+            # this iteration and, if they come first, the loop-carried ones;
+            # in a slot that it rotates through F slots, F iterations later.
+            rotations[producer] = _rotation(op, loop)
+            if rotations[producer] == 1:
+                previous[producer] |= _buffer_readers(producer, consumers)
             carried_readers[producer] = {c for c, _ in next_consumers[producer]}
         placed = [
             _placements(op, cost, cores, model)
@@ -313,6 +326,14 @@ class LoopModel:
                         _uses(first, consumers[i]),
                         _uses(first, next_consumers[i]),
                         _scratch(op),
+                        tuple(
+                            (s, flagged, rotations[i])
+                            for s, flagged in waits(
+                                _buffer_readers(i, consumers)
+                                if rotations[i] > 1
+                                else set()
+                            )
+                        ),
                     )
                 )
         steps_of = {
@@ -492,6 +513,9 @@ def _buffer_readers(producer: int, consumers: Sequence[set[Use]]) -> set[int]:
 
 
 def _tiles(op: Operation) -> dict[MemorySpace, int]:
+    """The padded bytes of its tiles; a tile in a declared allocation is the allocation's."""
+    if type(op) is BindOp or filled_binding(op) is not None:
+        return {}
     tiles: dict[MemorySpace, int] = {}
     for result in op.results:
         if isinstance(result.type, TileType):
@@ -515,6 +539,44 @@ def _scratch(op: Operation) -> dict[MemorySpace, int]:
 def _pool(op: Operation) -> tuple[StagePair, ...]:
     attr = op.attributes.get(MEMBERSHIP_ATTR_NAME)
     return attr.pairs if isinstance(attr, MembershipAttr) else ()
+
+
+# A binding of the tile an op computes (`filled_binding`) is where that op
+# writes, as PyPTO's `multi_tile_get` (a scalar address) before the load: it
+# costs nothing and waits for nothing; the tile's readers wait for its
+# producer, and its buffer is a slot of the allocation (pinned: `_peak_bytes`).
+
+
+def _folded_producer(op: Operation) -> Operation | None:
+    """The op computing its tile into `op`, if `op` is a binding of it."""
+    if type(op) is not BindOp:
+        return None
+    owner = op.tile.owner
+    return (
+        owner if isinstance(owner, Operation) and filled_binding(owner) is op else None
+    )
+
+
+def _is_folded(op: Operation) -> bool:
+    """A binding of the tile its producer computes into it."""
+    return _folded_producer(op) is not None
+
+
+def _producer(op: Operation) -> Operation:
+    """The op whose tile a folded binding holds; any other op itself."""
+    return _folded_producer(op) or op
+
+
+def _free_if_folded(op: Operation, cost: OpCost) -> OpCost:
+    return OpCost(0.0, dict.fromkeys(cost.busy, 0.0)) if _is_folded(op) else cost
+
+
+def _rotation(op: Operation, loop: Loop | None) -> int:
+    """Every how many iterations `op` writes the same slot again (1: every one)."""
+    binding = op if type(op) is BindOp else filled_binding(op)
+    if binding is None or loop is None:
+        return 1
+    return slot_period(binding, loop.body.block.args[0], loop.step)
 
 
 @dataclass(frozen=True)
@@ -567,11 +629,11 @@ def _dependences(ops: Sequence[Operation], loop: Loop | None) -> list[_Edge]:
         for target, target_op in enumerate(graph.ops):
             carried = target_op in seconds
             target_index = seconds[target_op] if carried else firsts.get(target_op)
-            if target_index is None:
+            if target_index is None or _is_folded(target_op):
                 continue
             for source, reasons in graph.predecessor_indices(target).items():
                 source_op = graph.ops[source]
-                source_index = firsts.get(source_op)
+                source_index = firsts.get(_producer(source_op))
                 if source_index is None:
                     continue  # the second copy's own edges repeat the first's
                 use = _tile_use(source_op, target_op, reasons)
@@ -667,8 +729,11 @@ class _Run:
         self.issued: list[tuple[float, ...]] = []
         self.reasons: list[tuple[str, ...]] = []
         flagged = any(self.flags)
-        self.history = max(1, self.depth, self.budget if flagged else 1)
-        """Iterations the next one depends on (queues, event ids)."""
+        rotations = (back for step in self.steps for _, _, back in step.earlier)
+        self.history = max(
+            1, self.depth, self.budget if flagged else 1, max(rotations, default=1)
+        )
+        """Iterations the next one depends on (queues, event ids, slots)."""
         groups: dict[tuple[Core | None, ...], list[int]] = {}
         for index, step in enumerate(self.steps):
             groups.setdefault(step.cores, []).append(index)
@@ -757,6 +822,13 @@ class _Run:
                 start = ready
                 flag = " (flag)" if flagged else ""
                 reason = f"{Reason.DEPENDENCE} {self.steps[source].op.name}{flag}"
+        for source, flagged, back in step.earlier:
+            # The slot's readers F iterations back (a flag per slot, not counted).
+            if len(self.ends) >= back:
+                ready = self.ends[-back][source] + (self.sync if flagged else 0.0)
+                if ready > start:
+                    start = ready
+                    reason = f"{Reason.DEPENDENCE} {self.steps[source].op.name} (slot)"
         return start, reason, consumed
 
     def _set_flags(
@@ -842,7 +914,7 @@ def _peak_bytes(
     its last consumer's end (to the start of a consumer that updates it in
     place, whose result takes its buffer over), a scratch buffer while its op
     runs; each pool (membership) has its own buffers, so the pools' peaks add
-    up.
+    up; a declared allocation the body binds to counts all its slots.
     """
     events: dict[tuple[tuple[StagePair, ...], MemorySpace], list[tuple[float, int]]]
     events = {}
@@ -873,4 +945,11 @@ def _peak_bytes(
             live += change
             peak = max(peak, live)
         peaks[space] = peaks.get(space, 0) + peak
+    # The allocations the body binds to are pinned: every slot, all the time.
+    declarations = {
+        step.op.declaration for step in steps if isinstance(step.op, BindOp)
+    }
+    for declaration in declarations:
+        space = declaration.memory_space
+        peaks[space] = peaks.get(space, 0) + declared_bytes(declaration)
     return peaks
