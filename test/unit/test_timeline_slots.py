@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from xdsl.dialects import scf
+from xdsl.dialects import arith, scf
 
 from passes.analysis.engines import CostModel, Engine, parse_costs
 from passes.analysis.slots import slot_period
@@ -128,10 +128,10 @@ def test_slot_periods():
     binding = next(op for op in walk_ops(module) if isinstance(op, BindOp))
     induction = loop.body.block.args[0]
     assert slot_period(binding, induction, loop.step) == 4
-    c2 = next(
+    c16 = next(
         op.result
         for op in walk_ops(module)
-        if op.name == "arith.constant" and op.result.name_hint == "c16"
+        if isinstance(op, arith.ConstantOp) and op.result.name_hint == "c16"
     )
-    assert slot_period(binding, induction, c2) == 1, "16 % 4 == 0: the same slot"
+    assert slot_period(binding, induction, c16) == 1, "16 % 4 == 0: the same slot"
     assert slot_period(binding, loop.lb, loop.step) == 1, "not the loop's variable"
