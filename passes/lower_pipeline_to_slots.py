@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
@@ -35,8 +35,8 @@ from passes.slots_policy import (
 from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.tile import LoadOp
-from pypto_dialect.types import MemorySpace, TileType
-from pypto_dialect.walks import ancestors, walk_ops
+from pypto_dialect.types import AllocType, MemorySpace, TileType
+from pypto_dialect.walks import ancestors, outer_ops_first
 
 _NOT_IN_NAMES = re.compile(r"[^A-Za-z0-9_]", re.ASCII)
 
@@ -64,7 +64,9 @@ class _FunctionLowering:
 
     def run(self) -> None:
         # Materialized first: the rewrites replace loops while it goes on.
-        pipelines = [op for op in walk_ops(self.function) if isinstance(op, PipelineOp)]
+        pipelines = [
+            op for op in outer_ops_first(self.function) if isinstance(op, PipelineOp)
+        ]
         declined: set[PipelineOp] = set()
         for loop in pipelines:
             if loop.num_stages == 1:
@@ -78,11 +80,12 @@ class _FunctionLowering:
                 decision = self.budget.admit(loop, decision) or decision
             if isinstance(decision, Decline):
                 declined.add(loop)
-                self._report(
-                    loop,
-                    f"declined by gate {decision.gate.value}: "
-                    f"{decision.detail} (at {_describe(decision.op)})",
-                )
+                if self.explain:
+                    self._report(
+                        loop,
+                        f"declined by gate {decision.gate.value}: "
+                        f"{decision.detail} (at {_describe(decision.op)})",
+                    )
                 continue
             self._rotate(loop, decision)
         body = self.function.body.block
@@ -90,13 +93,13 @@ class _FunctionLowering:
             body.insert_ops_before(self.declarations, body.first_op)
 
     def _report(self, loop: PipelineOp, what: str) -> None:
-        if self.explain:
-            where = f"@{self.function.sym_name.data}"
-            print(
-                f"lower-pipeline-to-slots: {where}: {_describe(loop)}, stages "
-                f"{loop.num_stages}: {what}",
-                file=sys.stderr,
-            )
+        """The `explain` line of a loop."""
+        where = f"@{self.function.sym_name.data}"
+        print(
+            f"lower-pipeline-to-slots: {where}: {_describe(loop)}, stages "
+            f"{loop.num_stages}: {what}",
+            file=sys.stderr,
+        )
 
     def _rotate(self, loop: PipelineOp, loads: list[LoadOp]) -> None:
         """Bind each load to slot `iv % F` of an allocation of its own; demote the loop."""
@@ -108,31 +111,50 @@ class _FunctionLowering:
         slot.result.name_hint = "slot"
         assert body.first_op is not None
         body.insert_ops_before([count, slot], body.first_op)
+        slots = IntegerAttr(stages, i64)
+        slot_index = slot.result
+        types: dict[TileType, AllocType] = {}
         for load in loads:
-            tile = load.result.type
+            loaded = load.results[0]
+            tile = loaded.type
             assert isinstance(tile, TileType)
-            declaration = self._declare(load, tile.memory_space, stages)
-            uses = list(load.result.uses)
-            binding = BindOp(load.result, declaration.result, slot.result)
-            binding.result.name_hint = load.result.name_hint
+            alloc_type = types.get(tile) or types.setdefault(
+                tile, AllocType(tile.space)
+            )
+            declaration = self._declare(loaded.name_hint, alloc_type, slots)
+            uses = list(loaded.uses)
+            # `create`: the operands and types are those the gates checked.
+            binding = BindOp.create(
+                operands=[loaded, declaration.results[0], slot_index],
+                result_types=[tile],
+            )
+            bound = binding.results[0]
+            bound.name_hint = loaded.name_hint
             body.insert_op_after(binding, load)
             for use in uses:
-                use.operation.operands[use.index] = binding.result
-        self._report(
-            loop,
-            f"{len(loads)} load(s) rotate through {stages} slots each: "
-            + ", ".join(_describe(load) for load in loads),
-        )
+                use.operation.operands[use.index] = bound
+        if self.explain:
+            self._report(
+                loop,
+                f"{len(loads)} load(s) rotate through {stages} slots each: "
+                + ", ".join(_describe(load) for load in loads),
+            )
         demote_to_scf_for(loop, PatternRewriter(loop))
 
-    def _declare(self, load: LoadOp, space: MemorySpace, slots: int) -> AllocOp:
-        stem = "pipe_" + _NOT_IN_NAMES.sub("_", load.result.name_hint or "load")
+    def _declare(
+        self, hint: str | None, alloc_type: AllocType, slots: IntegerAttr[I64]
+    ) -> AllocOp:
+        """A new allocation named after the tile (`hint`): `pipe_<tile>`, unique."""
+        stem = "pipe_" + _NOT_IN_NAMES.sub("_", hint or "load")
         name, suffix = stem, 0
         while name in self.names:
             suffix += 1
             name = f"{stem}_{suffix}"
         self.names.add(name)
-        declaration = AllocOp(name, space, slots)
+        declaration = AllocOp.create(
+            result_types=[alloc_type],
+            properties={"alloc_name": StringAttr(name), "slots": slots},
+        )
         declaration.result.name_hint = name
         self.declarations.append(declaration)
         return declaration
@@ -161,7 +183,7 @@ class LowerPipelineToSlotsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         capacities = self._capacities()
         with collector_paused():  # see passes.collector
-            functions = [f for f in walk_ops(op) if isinstance(f, func.FuncOp)]
+            functions = [f for f in outer_ops_first(op) if isinstance(f, func.FuncOp)]
             for function in functions:
                 budget = SlotBudget.of_function(function, capacities)
                 _FunctionLowering(function, budget, self.explain).run()

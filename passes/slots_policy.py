@@ -95,7 +95,7 @@ def check_loop(loop: PipelineOp, declined_around: PipelineOp | None) -> Decline 
 def is_bound(load: LoadOp) -> bool:
     """Whether the author bound the load's tile (a binding uses it)."""
     return any(
-        type(use.operation) is BindOp and use.index == 0 for use in load.result.uses
+        type(use.operation) is BindOp and use.index == 0 for use in load.results[0].uses
     )
 
 
@@ -104,8 +104,9 @@ def slot_candidates(loop: PipelineOp) -> list[LoadOp] | Decline:
     The loads of the body's top level to bind (those the author did not), or
     the gate that declines the loop.
     """
+    # `type() is`: xDSL's ABCs make `isinstance` slow, and no class derives from LoadOp.
     loads = [
-        op for op in loop.body.block.ops if isinstance(op, LoadOp) and not is_bound(op)
+        op for op in loop.body.block.ops if type(op) is LoadOp and not is_bound(op)
     ]
     if not loads:
         return Decline(Gate.NO_LOAD, loop, "no load of its body to bind")
@@ -116,7 +117,8 @@ def slot_candidates(loop: PipelineOp) -> list[LoadOp] | Decline:
 
 
 def _check_load(load: LoadOp) -> Decline | None:
-    tile = load.result.type
+    result = load.results[0]
+    tile = result.type
     assert isinstance(tile, TileType)
     if tile.memory_space not in SLOT_SPACES:
         return Decline(
@@ -124,9 +126,9 @@ def _check_load(load: LoadOp) -> Decline | None:
             load,
             f"its tile is in {tile.memory_space.value}; slots are in vec, mat or acc",
         )
-    for use in load.result.uses:
+    for use in result.uses:
         user = use.operation
-        if user.has_trait(IsTerminator) or user.regions:
+        if user.regions or user.has_trait(IsTerminator):
             return Decline(
                 Gate.CARRIED,
                 load,
@@ -182,7 +184,7 @@ class SlotBudget:
         stages = loop.num_stages
         added: dict[MemorySpace, int] = {}
         for load in loads:
-            tile = load.result.type
+            tile = load.results[0].type
             assert isinstance(tile, TileType)
             space = tile.memory_space
             added[space] = added.get(space, 0) + stages * padded_bytes(tile)
