@@ -4,8 +4,9 @@ verification and the passes, and every step is quick.
 
 Each mutant (`mutations.mutants()`: a generated kernel, custom or generic
 form, with a few mutations) runs through parse, verify, then
-`lower-pipeline-loops`, verify, `canonicalize-io-order`, verify, and
-`canonicalize-io-order` alone on the parsed module, verify. A step may raise
+`lower-pipeline-loops`, verify, `canonicalize-io-order`, verify;
+`canonicalize-io-order` alone on the parsed module, verify; and the three
+passes, `lower-pipeline-to-slots` first, each followed by verify. A step may raise
 `ParseError` or a `DiagnosticException` (which ends the chain; the
 canonicalize-alone chain still runs after a lowering failure); anything else
 fails the test with its traceback and the mutant, as do a pass's output that
@@ -14,7 +15,8 @@ more than `HANG_SECONDS` (a `SIGALRM`).
 
 The outcomes are hypothesis events (`--hypothesis-show-statistics`): the
 step that reported a diagnostic (`parse error`, `verify error`), else, for
-each chain (`chained:` both passes, `alone:` canonicalize-io-order alone),
+each chain (`chained:` both passes, `alone:` canonicalize-io-order alone,
+`slots:` the three passes),
 `accepted` or the pass that reported one.
 
 A hypothesis run stops at its first failure; to count failures over a long
@@ -46,10 +48,12 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass
 from pypto_dialect.checked import parse_module, verify_module
 from pypto_dialect.context import pypto_context
 
 CONTEXT = pypto_context()
+SLOTS = LowerPipelineToSlotsPass()
 LOWER = LowerPipelineLoopsPass()
 CANONICALIZE = CanonicalizeIOOrderPass()
 DIAGNOSTICS = (ParseError, DiagnosticException)
@@ -142,10 +146,11 @@ def run_mutant(text: str) -> list[str]:
         timed("verify", lambda: verify_module(module))
     except Rejected as rejected:
         return [f"{rejected.step} error"]
-    alone = module.clone()
+    alone, rotated = module.clone(), module.clone()
     return [
         f"chained: {run_passes(module, (LOWER, CANONICALIZE))}",
         f"alone: {run_passes(alone, (CANONICALIZE,))}",
+        f"slots: {run_passes(rotated, (SLOTS, LOWER, CANONICALIZE))}",
     ]
 
 
