@@ -164,6 +164,7 @@ class _KernelBuilder(StatementBuilder):
         self.emit(header + " {")
         enclosing = self.copies
         self.copies *= lowered_copies(stages, var.trip, static=static)
+        self.replicated += stages > 1
         with self.indented():
             body = scope.nested()
             body.loop_vars.append(var)
@@ -174,6 +175,7 @@ class _KernelBuilder(StatementBuilder):
                 self.emit(f"pypto.yield {', '.join(yielded)} : {types}")
         self.emit("}")
         self.copies = enclosing
+        self.replicated -= stages > 1
         return [
             (result, typ) for result, (_, _, typ) in zip(results, inits, strict=True)
         ]
@@ -249,13 +251,20 @@ def lowered_copies(stages: int, trip: int, *, static: bool) -> int:
 
 @st.composite
 def kernels(
-    draw: st.DrawFn, max_stages: int = 8, *, rotatable: bool = False
+    draw: st.DrawFn,
+    max_stages: int = 8,
+    *,
+    rotatable: bool = False,
+    bindings: bool = False,
 ) -> GeneratedKernel:
     """
     A random valid kernel with one or two pipeline loops of at most
-    `max_stages`; `rotatable`: loops mostly with step 1 and start 0.
+    `max_stages`; `rotatable`: loops mostly with step 1 and start 0;
+    `bindings`: loads bound to declared allocations (`KernelEmitter.bindings`).
     """
-    builder = _KernelBuilder(draw=draw, max_stages=max_stages, rotatable=rotatable)
+    builder = _KernelBuilder(
+        draw=draw, max_stages=max_stages, rotatable=rotatable, bindings=bindings
+    )
     scope = Scope()
     returned: list[tuple[str, str]] = []
     for _ in range(1 + builder.sometimes(3)):
@@ -266,7 +275,7 @@ def kernels(
             builder.statement(scope)
     builder.note_leftovers(scope)
     signature = ", ".join([*TENSOR_PARAMS, *builder.params])
-    constants = [
+    constants = [f"  {line}" for line in builder.declarations] + [
         f"  {name} = arith.constant {literal}"
         for literal, name in builder.constants.items()
     ]

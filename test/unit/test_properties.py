@@ -199,6 +199,12 @@ def test_canonicalize_io_order(kernel: GeneratedKernel, seed: int):
     canonicalize(Run(kernel, seed))
 
 
+@given(kernels(max_stages=1, bindings=True), SEEDS)
+def test_canonicalize_io_order_with_bindings(kernel: GeneratedKernel, seed: int):
+    """Loads bound to declared allocations: their bindings keep their order."""
+    canonicalize(Run(kernel, seed))
+
+
 @given(kernels(), SEEDS)
 def test_both_passes_chained(kernel: GeneratedKernel, seed: int):
     run = Run(kernel, seed)
@@ -211,7 +217,7 @@ def test_lower_pipeline_to_slots(kernel: GeneratedKernel, seed: int):
     rotate(Run(kernel, seed))
 
 
-@given(kernels(rotatable=True), SEEDS)
+@given(kernels(rotatable=True, bindings=True), SEEDS)
 def test_all_three_passes_chained(kernel: GeneratedKernel, seed: int):
     """
     `lower-pipeline-to-slots` in front of both passes: each checked on its

@@ -88,14 +88,15 @@ def test_passes_on_imported_kernels_keep_their_results(
     assert export(again) == text
 
 
-@given(kernels(max_stages=4, rotatable=True), SEEDS)
+@given(kernels(max_stages=4, rotatable=True, bindings=True), SEEDS)
 def test_rotated_kernels_export_and_import_back(
     generated: GeneratedKernel, seed: int
 ) -> None:
     """
-    `lower-pipeline-to-slots` on the PyPTO form: its bindings print as
-    `pl.MemRef("pipe_t", slots=F)[slot]` annotations, which read back to the
-    same program (a fixed point) that runs bit-identically.
+    `lower-pipeline-to-slots` on the PyPTO form of kernels with bindings of
+    their own: the bindings print as `pl.MemRef("name", slots=F)[slot]`
+    annotations, which read back to the same program (a fixed point) that
+    runs bit-identically.
     """
     imported = parse_pypto(
         CONTEXT, export(Parser(CONTEXT, generated.text).parse_module())
