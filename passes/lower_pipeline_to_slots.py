@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -20,11 +19,10 @@ from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, ModuleOp, StringA
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.utils.exceptions import PassFailedException
 
-from passes.analysis.engines import CostTableError, default_costs, load_costs
 from passes.collector import collector_paused
 from passes.demote import demote_to_scf_for
+from passes.diagnostics import cost_model
 from passes.slots_policy import (
     Decline,
     SlotBudget,
@@ -35,7 +33,7 @@ from passes.slots_policy import (
 from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.tile import LoadOp
-from pypto_dialect.types import AllocType, MemorySpace, TileType
+from pypto_dialect.types import AllocType, TileType
 from pypto_dialect.walks import ancestors, outer_ops_first
 
 _NOT_IN_NAMES = re.compile(r"[^A-Za-z0-9_]", re.ASCII)
@@ -181,19 +179,9 @@ class LowerPipelineToSlotsPass(ModulePass):
     """The cost table (JSON, as `pypto-report --costs`) whose capacities bound the slots; empty: the bundled one."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        capacities = self._capacities()
+        capacities = cost_model(self.name, self.costs).capacities
         with collector_paused():  # see passes.collector
             functions = [f for f in outer_ops_first(op) if isinstance(f, func.FuncOp)]
             for function in functions:
                 budget = SlotBudget.of_function(function, capacities)
                 _FunctionLowering(function, budget, self.explain).run()
-
-    def _capacities(self) -> Mapping[MemorySpace, int]:
-        try:
-            model = load_costs(self.costs) if self.costs else default_costs()
-        except CostTableError as error:
-            where = error.where(self.costs)
-            raise PassFailedException(
-                f"lower-pipeline-to-slots: {where}: {error.message}"
-            ) from None
-        return model.capacities

@@ -46,10 +46,7 @@ from xdsl.utils.exceptions import (
 
 from passes.analysis.engines import (
     CostModel,
-    CostTableError,
     Unit,
-    default_costs,
-    load_costs,
     static_trip_count,
 )
 from passes.analysis.graph import schedulable_ops
@@ -60,6 +57,7 @@ from passes.analysis.timeline import (
     LoopModel,
     Timeline,
 )
+from passes.diagnostics import cost_model
 from passes.io_order_policy import effective_membership
 from passes.pipeline_report_text import render_advice, render_report
 from pypto_dialect.checked import verify_module
@@ -608,13 +606,7 @@ class PipelineReportPass(ModulePass):
     """The trip count of loops with dynamic bounds, for the whole-loop time (0: none)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        try:
-            model = load_costs(self.costs) if self.costs else default_costs()
-        except CostTableError as error:
-            where = error.where(self.costs)
-            raise PassFailedException(
-                f"pipeline-report: {where}: {error.message}"
-            ) from None
+        model = cost_model(self.name, self.costs)
         spec = ",".join(self.passes) or None
         try:
             pipeline = None if spec is None else pass_pipeline(spec)

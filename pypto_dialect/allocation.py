@@ -42,14 +42,8 @@ from pypto_dialect.effects import (
     WritesAllocation,
 )
 from pypto_dialect.fast_verify import pypto_op_definition
-from pypto_dialect.syntax import print_pieces
-from pypto_dialect.types import (
-    SLOT_SPACES,
-    AllocType,
-    MemorySpace,
-    TileType,
-    parse_type,
-)
+from pypto_dialect.syntax import parse_attributes_and_type, print_pieces
+from pypto_dialect.types import SLOT_SPACES, AllocType, MemorySpace, TileType
 
 MAX_SLOTS = 16
 """The most slots of one allocation (ptoas's bound for a multi-buffer region)."""
@@ -186,12 +180,7 @@ class AllocOp(IRDLOperation):
                 parser.raise_error(
                     "the slot count does not fit in a 64-bit integer", start, parser.pos
                 )
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        start = parser.pos
-        alloc_type = parse_type(parser)
-        if not isinstance(alloc_type, AllocType):
-            parser.raise_error(f"expected a !pypto.alloc type, got {alloc_type}", start)
+        attributes, alloc_type = parse_attributes_and_type(parser, AllocType)
         return cls.create(
             result_types=[alloc_type],
             properties={
@@ -303,12 +292,7 @@ class BindOp(IRDLOperation, AllocationBinding):
         if parser.parse_optional_punctuation("[") is not None:
             slot = parser.parse_operand(IndexType())
             parser.parse_punctuation("]")
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        start = parser.pos
-        tile_type = parse_type(parser)
-        if not isinstance(tile_type, TileType):
-            parser.raise_error(f"expected a !pypto.tile type, got {tile_type}", start)
+        attributes, tile_type = parse_attributes_and_type(parser, TileType)
         operands = [
             parser.resolve_operand(tile, tile_type),
             parser.resolve_operand(allocation, AllocType(tile_type.memory_space)),

@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from dependence_helpers import reachable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.ir import Operation
@@ -90,6 +91,11 @@ def _bind(name: str, tile: str, allocation: str, slot: str | None) -> str:
     return f"    %{name} = pypto.bind %{tile} to %{allocation}{index} : {TILE}\n"
 
 
+def _bound_load(n: int, allocation: str, slot: str | None) -> str:
+    """`%l<n>`, a load, bound as `%t<n>` to a slot of `allocation`."""
+    return _load(f"l{n}") + _bind(f"t{n}", f"l{n}", allocation, slot)
+
+
 def _use(name: str, tile: str) -> str:
     return f"    %{name} = pypto.tile.neg %{tile} : {TILE}\n"
 
@@ -97,11 +103,9 @@ def _use(name: str, tile: str) -> str:
 def test_a_tile_computed_into_a_slot_waits_for_the_reads_of_the_slot():
     graph, ops = _graph(
         _kernel(
-            _load("l0")
-            + _bind("t0", "l0", "a", "c0")
+            _bound_load(0, "a", "c0")
             + _use("u0", "t0")
-            + _load("l1")
-            + _bind("t1", "l1", "a", "c0")
+            + _bound_load(1, "a", "c0")
             + _use("u1", "t1")
         )
     )
@@ -120,17 +124,12 @@ def test_a_tile_computed_into_a_slot_waits_for_the_reads_of_the_slot():
 def test_other_slots_and_allocations_are_independent():
     graph, ops = _graph(
         _kernel(
-            _load("l0")
-            + _bind("t0", "l0", "a", "c0")
+            _bound_load(0, "a", "c0")
             + _use("u0", "t0")
-            + _load("l1")
-            + _bind("t1", "l1", "a", "c1")
-            + _load("l2")
-            + _bind("t2", "l2", "b", "c0")
-            + _load("l3")
-            + _bind("t3", "l3", "a", "rot1")
-            + _load("l4")
-            + _bind("t4", "l4", "one", None)
+            + _bound_load(1, "a", "c1")
+            + _bound_load(2, "b", "c0")
+            + _bound_load(3, "a", "rot1")
+            + _bound_load(4, "one", None)
         )
     )
     later = {"l1", "t1", "l2", "t2", "l4", "t4"}
@@ -145,13 +144,10 @@ def test_other_slots_and_allocations_are_independent():
 def test_rotations_of_consecutive_iterations_never_meet():
     graph, ops = _graph(
         _kernel(
-            _load("l0")
-            + _bind("t0", "l0", "a", "rot0")
+            _bound_load(0, "a", "rot0")
             + _use("u0", "t0")
-            + _load("l1")
-            + _bind("t1", "l1", "a", "rot1")
-            + _load("l2")
-            + _bind("t2", "l2", "a", "rot2")
+            + _bound_load(1, "a", "rot1")
+            + _bound_load(2, "a", "rot2")
         )
     )
     edges = _memory_edges(graph, ops)
@@ -163,13 +159,7 @@ def test_rotations_of_consecutive_iterations_never_meet():
 
 def test_a_runtime_slot_may_be_any_slot():
     graph, ops = _graph(
-        _kernel(
-            _load("l0")
-            + _bind("t0", "l0", "a", "j")
-            + _use("u0", "t0")
-            + _load("l1")
-            + _bind("t1", "l1", "a", "c1")
-        )
+        _kernel(_bound_load(0, "a", "j") + _use("u0", "t0") + _bound_load(1, "a", "c1"))
     )
     assert ("u0", "l1", "write after read") in _memory_edges(graph, ops)
 
@@ -178,8 +168,7 @@ def test_a_tile_with_other_uses_is_not_computed_into_the_slot():
     """The binding copies it: only the binding waits for the slot's reads."""
     graph, ops = _graph(
         _kernel(
-            _load("l0")
-            + _bind("t0", "l0", "a", "c0")
+            _bound_load(0, "a", "c0")
             + _use("u0", "t0")
             + _load("l1")
             + _use("other", "l1")
@@ -197,15 +186,13 @@ def test_a_tile_with_other_uses_is_not_computed_into_the_slot():
 def test_a_nested_read_is_a_read_of_the_op_around_it():
     graph, ops = _graph(
         _kernel(
-            _load("l0")
-            + _bind("t0", "l0", "a", "c0")
+            _bound_load(0, "a", "c0")
             + f"""    scf.if %cond {{
       %n = pypto.tile.neg %t0 : {TILE}
       pypto.tile.store %n, %out[%c0] : {TILE}, !pypto.tensor<256xf32>
     }} {{label = "if"}}
 """
-            + _load("l1")
-            + _bind("t1", "l1", "a", "c0")
+            + _bound_load(1, "a", "c0")
         )
     )
     assert ("if", "l1", "write after read") in _memory_edges(graph, ops)
@@ -214,8 +201,7 @@ def test_a_nested_read_is_a_read_of_the_op_around_it():
 def test_a_binding_nested_in_a_loop_writes_for_the_loop():
     graph, ops = _graph(
         _kernel(
-            _load("l0")
-            + _bind("t0", "l0", "a", "c0")
+            _bound_load(0, "a", "c0")
             + _use("u0", "t0")
             + f"""    scf.for %k = %c0 to %c8 step %c1 {{
       %m = pypto.tile.load %x[%k] : !pypto.tensor<256xf32> -> {TILE}
@@ -356,20 +342,6 @@ def _may_meet(a: _Access, b: _Access) -> bool:
     )
 
 
-def _reachable(graph: DependenceGraph) -> list[set[int]]:
-    reach: list[set[int]] = []
-    for start in range(len(graph.ops)):
-        seen: set[int] = set()
-        stack = [start]
-        while stack:
-            for successor in graph.successor_indices(stack.pop()):
-                if successor not in seen:
-                    seen.add(successor)
-                    stack.append(successor)
-        reach.append(seen)
-    return reach
-
-
 @settings(max_examples=200, deadline=None)
 @given(_specs, st.randoms(use_true_random=False))
 def test_slot_edges_match_brute_force(specs: list[_Spec], rng: random.Random):
@@ -381,7 +353,7 @@ def test_slot_edges_match_brute_force(specs: list[_Spec], rng: random.Random):
     text, accesses = _build(specs)
     graph, ops = _graph(text)
     index = {name: graph.index(op) for name, op in ops.items() if op in graph.ops}
-    reach = _reachable(graph)
+    reach = reachable(graph)
     meeting = {
         (a.op, b.op)
         for n, b in enumerate(accesses)
@@ -419,15 +391,11 @@ def _swap_one(count: int, rng: random.Random) -> list[int]:
 def test_the_order_check_sees_slots():
     graph, ops = _graph(
         _kernel(
-            _load("l0")
-            + _bind("t0", "l0", "a", "c0")
+            _bound_load(0, "a", "c0")
             + _use("u0", "t0")
-            + _load("l1")
-            + _bind("t1", "l1", "b", "c0")
-            + _load("l2")
-            + _bind("t2", "l2", "a", "c0")
-            + _load("l3")
-            + _bind("t3", "l3", "a", "c1")
+            + _bound_load(1, "b", "c0")
+            + _bound_load(2, "a", "c0")
+            + _bound_load(3, "a", "c1")
         )
     )
     positions = {name: graph.index(op) for name, op in ops.items()}
