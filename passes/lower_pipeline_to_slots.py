@@ -33,7 +33,7 @@ from passes.slots_policy import (
 from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.tile import LoadOp
-from pypto_dialect.types import AllocType, TileType
+from pypto_dialect.types import AllocType, MemorySpaceAttr, TileType
 from pypto_dialect.walks import ancestors, outer_ops_first
 
 _NOT_IN_NAMES = re.compile(r"[^A-Za-z0-9_]", re.ASCII)
@@ -58,7 +58,9 @@ class _FunctionLowering:
 
     def __post_init__(self) -> None:
         self.names = {declaration.label for declaration in declarations(self.function)}
-        self.declarations: list[AllocOp] = []
+        """The allocation names taken in the function."""
+        self.declared: list[AllocOp] = []
+        """The allocations declared for the rotations, in order."""
 
     def run(self) -> None:
         # Materialized first: the rewrites replace loops while it goes on.
@@ -87,8 +89,8 @@ class _FunctionLowering:
                 continue
             self._rotate(loop, decision)
         body = self.function.body.block
-        if self.declarations and body.first_op is not None:
-            body.insert_ops_before(self.declarations, body.first_op)
+        if self.declared and body.first_op is not None:
+            body.insert_ops_before(self.declared, body.first_op)
 
     def _report(self, loop: PipelineOp, what: str) -> None:
         """The `explain` line of a loop."""
@@ -111,14 +113,14 @@ class _FunctionLowering:
         body.insert_ops_before([count, slot], body.first_op)
         slots = IntegerAttr(stages, i64)
         slot_index = slot.result
-        types: dict[TileType, AllocType] = {}
+        alloc_types: dict[MemorySpaceAttr, AllocType] = {}
         for load in loads:
             loaded = load.results[0]
             tile = loaded.type
             assert isinstance(tile, TileType)
-            alloc_type = types.get(tile) or types.setdefault(
-                tile, AllocType(tile.space)
-            )
+            alloc_type = alloc_types.get(tile.space)
+            if alloc_type is None:
+                alloc_type = alloc_types[tile.space] = AllocType(tile.space)
             declaration = self._declare(loaded.name_hint, alloc_type, slots)
             uses = list(loaded.uses)
             # `create`: the operands and types are those the gates checked.
@@ -154,7 +156,7 @@ class _FunctionLowering:
             properties={"alloc_name": StringAttr(name), "slots": slots},
         )
         declaration.result.name_hint = name
-        self.declarations.append(declaration)
+        self.declared.append(declaration)
         return declaration
 
 
@@ -173,10 +175,16 @@ class LowerPipelineToSlotsPass(ModulePass):
     name = "lower-pipeline-to-slots"
 
     explain: bool = False
-    """Print to stderr, per pipeline, the loads it rotates, or the gate that declined it and the op that tripped it."""
+    """
+    Print to stderr, per pipeline with stages > 1, the loads it rotates, or
+    the gate that declined it and the op that tripped it.
+    """
 
     costs: str = ""
-    """The cost table (JSON, as `pypto-report --costs`) whose capacities bound the slots; empty: the bundled one."""
+    """
+    The cost table (JSON, as `pypto-report --costs`) whose capacities bound
+    the slots; empty: the bundled one.
+    """
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         capacities = cost_model(self.name, self.costs).capacities

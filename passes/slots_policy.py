@@ -117,6 +117,7 @@ def slot_candidates(loop: PipelineOp) -> list[LoadOp] | Decline:
 
 
 def _check_load(load: LoadOp) -> Decline | None:
+    """The gate a load that wants a slot trips, if any."""
     result = load.results[0]
     tile = result.type
     assert isinstance(tile, TileType)
@@ -135,8 +136,8 @@ def _check_load(load: LoadOp) -> Decline | None:
                 f"its tile is carried by '{user.name}' (a loop-carried or yielded "
                 "value would share its slot)",
             )
-        if (isinstance(user, MatmulAccOp) and use.index == 0) or (
-            isinstance(user, WriteOp) and use.index == 1
+        if (isinstance(user, MatmulAccOp) and user.acc is result) or (
+            isinstance(user, WriteOp) and user.tile is result
         ):
             return Decline(
                 Gate.IN_PLACE,
@@ -177,6 +178,7 @@ class SlotBudget:
         return budget
 
     def add(self, space: MemorySpace, size: int) -> None:
+        """Pin `size` more bytes of `space`."""
         self.pinned[space] = self.pinned.get(space, 0) + size
 
     def admit(self, loop: PipelineOp, loads: Sequence[LoadOp]) -> Decline | None:
