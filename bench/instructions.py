@@ -4,7 +4,7 @@ that the noise of a shared machine does not move (timings of one phase spread
 by up to 1.8x here; counts of the same run agree to 1%).
 
     python -m bench.instructions [--baseline DIR] [--families NAME ...]
-                                 [--passes lower|canonicalize ...]
+                                 [--passes lower|canonicalize|slots ...]
                                  [--sizes OPS ...] [--stages F ...] [--jobs N]
 
 For the largest case of each family at the scale (default: 2,500 ops, F = 16),
@@ -34,6 +34,9 @@ from pathlib import Path
 from bench.cases import FAMILIES, MAX_COPIES, Case, Scale
 
 PASSES = ("lower", "canonicalize")
+CHOICES = (*PASSES, "slots")
+"""`slots`: `lower-pipeline-to-slots` on the case's module (a checkout without
+it cannot be counted: not a default)."""
 
 _CHILD = """
 import itertools, sys
@@ -45,10 +48,15 @@ from pypto_dialect.context import pypto_context
 path, counted, max_copies = sys.argv[1], sys.argv[2], int(sys.argv[3])
 ctx = pypto_context()
 module = Parser(ctx, open(path).read()).parse_module()
-for name, apply in (
+passes = (
     ("lower", LowerPipelineLoopsPass(max_copies=max_copies).apply),
     ("canonicalize", CanonicalizeIOOrderPass().apply),
-):
+)
+if counted == "slots":
+    from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass
+
+    passes = (("slots", LowerPipelineToSlotsPass().apply),)
+for name, apply in passes:
     if name == counted:
         list(itertools.starmap(apply, [(ctx, module)]))  # counted: in starmap_next
         break
@@ -161,7 +169,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         choices=[family.name for family in FAMILIES],
         default=[family.name for family in FAMILIES],
     )
-    parser.add_argument("--passes", nargs="+", choices=PASSES, default=list(PASSES))
+    parser.add_argument("--passes", nargs="+", choices=CHOICES, default=list(PASSES))
     parser.add_argument("--sizes", type=int, nargs="+", default=[2_500])
     parser.add_argument("--stages", type=int, nargs="+", default=[16])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)

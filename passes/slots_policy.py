@@ -185,11 +185,15 @@ class SlotBudget:
         """Pin F slots for each load, or decline the loop if a space overflows."""
         stages = loop.num_stages
         added: dict[MemorySpace, int] = {}
+        sizes: dict[TileType, tuple[MemorySpace, int]] = {}  # loads share few types
         for load in loads:
             tile = load.results[0].type
             assert isinstance(tile, TileType)
-            space = tile.memory_space
-            added[space] = added.get(space, 0) + stages * padded_bytes(tile)
+            known = sizes.get(tile)
+            if known is None:
+                known = sizes[tile] = (tile.memory_space, padded_bytes(tile))
+            space, size = known
+            added[space] = added.get(space, 0) + stages * size
             capacity = self.capacities[space]
             pinned = self.pinned.get(space, 0)
             if pinned + added[space] > capacity:
