@@ -60,17 +60,14 @@ from passes.analysis.timeline import (
 from passes.diagnostics import cost_model
 from passes.io_order_policy import effective_membership
 from passes.pipeline_report_text import render_advice, render_report
+from passes.report_defaults import DEFAULT_PASSES, MAX_STAGES
 from pypto_dialect.checked import verify_module
 from pypto_dialect.constants import constant_int
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import closest, walk_ops
 
-DEFAULT_PASSES = "lower-pipeline-loops,canonicalize-io-order"
-"""The pipeline the advisor runs when none is given."""
 WITHIN_BOUND = 0.05
 """The advisor's tolerance: a candidate is good within 5% of its bound."""
-MAX_STAGES = 8
-"""The largest `stages` the advisor tries by default."""
 DYNAMIC_TRIP = "dynamic trip count: give it with --trip N (the pass: trip=N)"
 """The note of a whole loop without a trip count."""
 SHOWN_ITERATIONS = 3
@@ -156,16 +153,25 @@ class LoopReport:
     """The pipeline's position among the module's pipelines (program order)."""
     function: str
     location: str
+    """`file:line:col`, or `#N` (N = index + 1) for a pipeline parsed without locations."""
     stages: int
     before: Figures
     after: Figures | None
     note: str = ""
     """Why `after` is missing, when a pipeline ran."""
+    induction_var: str | None = None
+    """The name hint of the pipeline's induction variable."""
 
     @property
     def name(self) -> str:
         where = f"@{self.function}: " if self.function else ""
-        return f"{where}pypto.pipeline at {self.location}, stages {self.stages}"
+        if not self.location.startswith("#"):
+            place = f"at {self.location}"
+        elif self.induction_var is not None:
+            place = f"%{self.induction_var} ({self.location})"
+        else:
+            place = self.location
+        return f"{where}pypto.pipeline {place}, stages {self.stages}"
 
     @property
     def speedup(self) -> float | None:
@@ -188,6 +194,7 @@ class LoopReport:
         return {
             "function": self.function,
             "location": self.location,
+            "induction_var": self.induction_var,
             "stages": self.stages,
             "before": self.before.to_json(),
             "after": None if self.after is None else self.after.to_json(),
@@ -282,7 +289,14 @@ def compare(
             note = "no loop after the passes (its iterations were flattened)"
         reports.append(
             LoopReport(
-                index, function, location, pipeline.num_stages, before, figures, note
+                index,
+                function,
+                location,
+                pipeline.num_stages,
+                before,
+                figures,
+                note,
+                pipeline.induction_var.name_hint,
             )
         )
     return reports
@@ -590,8 +604,9 @@ def pass_pipeline(spec: str) -> PassPipeline:
 @dataclass(frozen=True)
 class PipelineReportPass(ModulePass):
     """
-    Print the modelled schedule of every pipeline loop to stderr (before and,
-    with `passes`, after that pipeline, run on a copy); change nothing.
+    Print the modelled schedule of every pipeline loop to stderr; change nothing.
+
+    The schedule before and, with `passes`, after that pipeline, run on a copy.
     """
 
     name = "pipeline-report"

@@ -19,7 +19,6 @@ from xdsl.passes import PassPipeline
 
 from passes.analysis.engines import CostModel
 from passes.pipeline_report import (
-    MAX_STAGES,
     Advice,
     Figures,
     LoopReport,
@@ -27,6 +26,7 @@ from passes.pipeline_report import (
     compare,
     lowered_copy,
 )
+from passes.report_defaults import MAX_STAGES
 
 QUEUE_DEPTHS = (2, 4, 8)
 """The queue depths tried."""

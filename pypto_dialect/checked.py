@@ -36,7 +36,7 @@ from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from pypto_dialect.walks import walk_ops
 
@@ -107,6 +107,9 @@ class CheckedParser(Parser):
         return op
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        if allow_implicit_module and self._current_token.kind is MLIRTokenKind.EOF:
+            # Only whitespace and comments: an empty module, as mlir-opt reads it.
+            return ModuleOp([])
         try:
             module = super().parse_module(allow_implicit_module)
         except RecursionError:

@@ -29,9 +29,6 @@ from pypto_dialect.tools.diagnostics import (
     located_error,
 )
 
-FRONTEND_NAMES = ("pypto", "py")
-"""`-f pypto`; `py` too, because `xdsl-opt` wants a frontend for the file extension."""
-
 
 class ExitingParseError(ParseError, SystemExit):
     """A `ParseError` that, uncaught, exits with its located message."""

@@ -18,6 +18,7 @@ import traceback
 from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
+from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
@@ -26,7 +27,9 @@ from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.lexer import Span
 
 from pypto_dialect import __version__
-from pypto_dialect.checked import OpSpans, describe_exception
+
+if TYPE_CHECKING:
+    from pypto_dialect.checked import OpSpans
 
 INTERNAL_ERROR = 70
 """The exit code of an internal error (`EX_SOFTWARE` of sysexits.h)."""
@@ -155,9 +158,54 @@ def _where(data: bytes, offset: int, line_offset: int) -> str:
     return f"line {line}, column {column}"
 
 
-def version_text(tool: str) -> str:
-    """What `tool --version` prints."""
-    return f"{tool} {__version__} (pypto-dialect, on xdsl {version('xdsl')})"
+def version_text(tool: str, xdsl_version: str | None = None) -> str:
+    """What `tool --version` prints; `xdsl_version` is the installed one's by default."""
+    xdsl_version = version("xdsl") if xdsl_version is None else xdsl_version
+    return f"{tool} {__version__} (pypto-dialect, on xdsl {xdsl_version})"
+
+
+class PrintAndExit(argparse.Action):
+    """
+    An option that prints `text(value)` and exits, as `--help` does. `text`
+    raises a `ToolFailure` for an error (exit code 1); a reader that stops
+    reading (`| head`) ends the tool quietly.
+    """
+
+    def __init__(self, *args: Any, text: Callable[[Any], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.text = text
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        try:
+            print(self.text(values), flush=True)
+        except ToolFailure as failure:
+            print(failure, file=sys.stderr)
+            parser.exit(1)
+        except BrokenPipeError:
+            # Python would report the closed pipe again when it flushes at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        parser.exit()
+
+
+def add_version_flag(parser: argparse.ArgumentParser, tool: str) -> None:
+    """`--version`, which reads the package metadata only when given."""
+
+    def text(_: object) -> str:
+        return version_text(tool)
+
+    parser.add_argument(
+        "--version",
+        action=PrintAndExit,
+        nargs=0,
+        text=text,
+        help="print the version and exit",
+    )
 
 
 def int_at_least(minimum: int, what: str) -> Callable[[str], int]:
@@ -189,6 +237,8 @@ def report_internal_error(tool: str, error: Exception, show_traceback: bool) -> 
     as two lines, or as its traceback with `--traceback` or PYPTO_TRACEBACK=1.
     Returns the exit code.
     """
+    from pypto_dialect.checked import describe_exception
+
     if show_traceback or os.environ.get("PYPTO_TRACEBACK") == "1":
         traceback.print_exception(error)
         return INTERNAL_ERROR

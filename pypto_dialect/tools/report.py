@@ -29,57 +29,35 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
-from xdsl.passes import PassPipeline
-from xdsl.utils.exceptions import ArgSpecParseError, ParseError
+from xdsl.universe import Universe
+from xdsl.utils.exceptions import ParseError
 
-from passes.analysis.engines import (
-    CostModel,
-    CostTableError,
-    Unit,
-    default_costs,
-    default_costs_text,
-    load_costs,
-)
-from passes.analysis.timeline import MAX_TOTAL_ITERATIONS, Interval, Timeline
-from passes.io_order_policy import effective_membership
-from passes.pipeline_report import (
-    DEFAULT_PASSES,
-    MAX_STAGES,
-    SHOWN_ITERATIONS,
-    Advice,
-    LoopReport,
-    StagesAdvisor,
-    pass_pipeline,
-    report_json,
-    run_report,
-)
-from passes.pipeline_report_text import (
-    render_advice,
-    render_report,
-    render_sensitivity,
-    unit_order,
-)
-from passes.pipeline_sensitivity import sensitivity
-from pypto_dialect.checked import OpSpans, parse_module, verify_module
-from pypto_dialect.context import pypto_context
-from pypto_dialect.dsl import parse_pypto
+from passes.report_defaults import DEFAULT_PASSES, MAX_STAGES
 from pypto_dialect.tools.diagnostics import (
     ToolFailure,
     UnreadableInput,
     add_traceback_flag,
+    add_version_flag,
     decode_source,
     int_at_least,
     located_error,
     report_internal_error,
     reported_diagnostics,
-    version_text,
 )
-from pypto_dialect.walks import walk_ops
+from pypto_dialect.tools.pipelines import PipelineError, parse_pipeline
+
+if TYPE_CHECKING:
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.ir import Operation
+    from xdsl.passes import PassPipeline
+
+    from passes.analysis.engines import CostModel, Unit
+    from passes.analysis.timeline import Interval, Timeline
+    from passes.pipeline_report import Advice, LoopReport
+    from pypto_dialect.checked import OpSpans
 
 TOOL = "pypto-report"
 
@@ -160,13 +138,15 @@ def _argument_parser() -> argparse.ArgumentParser:
         help="re-run the report with queue depth 2, 4, 8 and sync latency 0, "
         "the table's and twice it, and list the conclusions that flip",
     )
-    parser.add_argument("--version", action="version", version=version_text(TOOL))
+    add_version_flag(parser, TOOL)
     add_traceback_flag(parser)
     return parser
 
 
 def _trip_count(text: str) -> int:
     """An argparse `type`: a trip count from 1 to `MAX_TOTAL_ITERATIONS`."""
+    from passes.analysis.timeline import MAX_TOTAL_ITERATIONS
+
     value = int(text)
     if not 1 <= value <= MAX_TOTAL_ITERATIONS:
         raise argparse.ArgumentTypeError(f"must be 1 to {MAX_TOTAL_ITERATIONS}")
@@ -177,6 +157,18 @@ _trip_count.__name__ = "int"  # argparse names the type in "invalid int value"
 
 
 def _report(options: argparse.Namespace) -> int:
+    from passes.analysis.engines import default_costs_text
+    from passes.pipeline_report import StagesAdvisor, report_json, run_report
+    from passes.pipeline_report_text import (
+        render_advice,
+        render_report,
+        render_sensitivity,
+    )
+    from passes.pipeline_sensitivity import sensitivity
+    from pypto_dialect.checked import verify_module
+    from pypto_dialect.context import pypto_context
+    from pypto_dialect.walks import walk_ops
+
     if options.print_costs:
         print(default_costs_text(), end="")
         return 0
@@ -244,6 +236,8 @@ def _where(report: LoopReport, source_name: str) -> str:
 
 
 def _cost_model(path: str | None) -> CostModel:
+    from passes.analysis.engines import CostTableError, default_costs, load_costs
+
     try:
         return default_costs() if path is None else load_costs(path)
     except CostTableError as error:
@@ -252,13 +246,8 @@ def _cost_model(path: str | None) -> CostModel:
 
 def _pipeline(spec: str) -> PassPipeline:
     try:
-        return pass_pipeline(spec)
-    except ValueError as error:
-        raise ToolFailure(
-            f"{TOOL}: error: --passes: {error} "
-            "(`pypto-opt --help` lists the available passes)"
-        ) from None
-    except ArgSpecParseError as error:
+        return parse_pipeline(spec, Universe.get_multiverse().all_passes)
+    except PipelineError as error:
         raise ToolFailure(f"{TOOL}: error: --passes: {error}") from None
 
 
@@ -277,10 +266,14 @@ def _write(path: str, text: str) -> None:
 
 
 def _parse_mlir(ctx: Context, text: str, name: str, op_spans: OpSpans) -> ModuleOp:
+    from pypto_dialect.checked import parse_module
+
     return parse_module(ctx, text, name, op_spans=op_spans)
 
 
 def _parse_pypto(ctx: Context, text: str, name: str, op_spans: OpSpans) -> ModuleOp:
+    from pypto_dialect.dsl import parse_pypto
+
     return parse_pypto(ctx, text, name, op_spans=op_spans)
 
 
@@ -324,6 +317,8 @@ def load_input(ctx: Context, path: str, op_spans: OpSpans) -> ModuleOp:
 
 def _states(report: LoopReport) -> list[tuple[str, Timeline, int]]:
     """(label, timeline, iterations shown) of the states of a loop."""
+    from passes.pipeline_report import SHOWN_ITERATIONS
+
     if report.after is None:
         return [("now", report.before.timeline, SHOWN_ITERATIONS)]
     copies = report.after.copies
@@ -340,6 +335,8 @@ def _label(op: Operation) -> str:
 
 def _original_iteration(op: Operation, iteration: int, copies: int) -> int | None:
     """The original iteration an op of a (lowered) loop works for, if tagged."""
+    from passes.io_order_policy import effective_membership
+
     if copies == 1:
         return iteration
     pairs = effective_membership(op)
@@ -387,6 +384,8 @@ def trace_events(reports: Sequence[LoopReport]) -> dict[str, Any]:
 
 def lanes(timeline: Timeline) -> list[Unit]:
     """The units of a timeline in display order: by core, then engine."""
+    from passes.pipeline_report_text import unit_order
+
     return sorted(timeline.busy, key=unit_order)
 
 
@@ -433,6 +432,8 @@ def _colour(
     The stage's hue (the original iteration modulo F, so before and after
     agree), shaded by the loop iteration; None for an untagged op.
     """
+    from passes.pipeline_report import SHOWN_ITERATIONS
+
     step = panel.timeline.steps[interval.step]
     original = _original_iteration(step.op, interval.iteration, panel.copies)
     if original is None:
@@ -452,16 +453,16 @@ def plot_timelines(reports: Sequence[LoopReport], path: str) -> None:
     boundaries and the bound as lines.
     """
     try:
-        import matplotlib  # noqa: PLC0415 (an optional dependency)
+        import matplotlib  # an optional dependency
 
         matplotlib.use("Agg")
         # Text as text, and no random ids or dates: small, reproducible SVGs.
         matplotlib.rcParams["svg.fonttype"] = "none"
         matplotlib.rcParams["svg.hashsalt"] = TOOL
         matplotlib.rcParams["font.size"] = FONT
-        from matplotlib import pyplot  # noqa: PLC0415
-        from matplotlib.lines import Line2D  # noqa: PLC0415
-        from matplotlib.patches import Patch  # noqa: PLC0415
+        from matplotlib import pyplot
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Patch
     except ImportError:
         raise ToolFailure(
             f"{TOOL}: error: --plot needs matplotlib: "

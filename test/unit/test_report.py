@@ -17,11 +17,11 @@ import pytest
 from ir_integrity import check_integrity
 from xdsl.utils.exceptions import PassFailedException
 
+from passes import pipeline_report
 from passes.analysis.engines import default_costs_text
 from passes.pipeline_report import PipelineReportPass
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
-from pypto_dialect.tools import report
 from pypto_dialect.tools.report import main
 
 ROOT = Path(__file__).parents[2]
@@ -165,6 +165,7 @@ def test_json_report(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     assert data["passes"] == BOTH
     (loop,) = data["loops"]
     assert loop["location"] == f"{ADD_ONE}:6:3"
+    assert loop["induction_var"] == "i"
     assert loop["before"]["time_per_iteration"] == 114
     assert loop["after"]["time_per_iteration"] == 72
     assert loop["after"]["iterations_per_loop_iteration"] == 4
@@ -297,7 +298,8 @@ def test_unknown_pass(capsys: pytest.CaptureFixture[str]):
     code, _, err = pypto_report(capsys, ADD_ONE, "--passes", "no-such-pass")
     assert code == 1
     assert err.startswith(
-        "pypto-report: error: --passes: Unrecognized passes: ['no-such-pass']"
+        "pypto-report: error: --passes: unknown pass 'no-such-pass' "
+        "(pypto-opt --list-passes lists the passes)"
     )
 
 
@@ -361,7 +363,7 @@ def test_internal_error(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(report, "run_report", broken)
+    monkeypatch.setattr(pipeline_report, "run_report", broken)
     code = main([ADD_ONE])
     assert code == 70
     assert capsys.readouterr().err.splitlines()[0] == (
