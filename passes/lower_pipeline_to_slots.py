@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, ModuleOp, StringAttr, i64
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 
 from passes.collector import collector_paused
 from passes.demote import demote_to_scf_for
 from passes.diagnostics import cost_model
+from passes.explain import printed_name, printed_names
 from passes.slots_policy import (
     Decline,
     SlotBudget,
@@ -39,13 +41,43 @@ from pypto_dialect.walks import ancestors, outer_ops_first
 _NOT_IN_NAMES = re.compile(r"[^A-Za-z0-9_]", re.ASCII)
 
 
-def _describe(op: Operation) -> str:
+@dataclass(frozen=True)
+class _Explanation:
+    """
+    What `explain` says of one loop: the gate that declined it, or the loads
+    it rotates; worded once the module is done, as the printer names values.
+    """
+
+    function: str
+    induction_var: SSAValue
+    """Of the loop (a rotated loop is gone; its body, and this, stay)."""
+    stages: int
+    decline: Decline | None
+    loads: Sequence[LoadOp]
+
+    def render(self, names: Mapping[SSAValue, str]) -> str:
+        """`lower-pipeline-to-slots: @f: pypto.pipeline over %i, stages F: ...`."""
+        loop = f"{PipelineOp.name} over {printed_name(self.induction_var, names)}"
+        head = (
+            f"lower-pipeline-to-slots: @{self.function}: {loop}, stages {self.stages}"
+        )
+        if self.decline is not None:
+            return (
+                f"{head}: declined by gate {self.decline.gate.value}: "
+                f"{self.decline.detail} (at {_describe(self.decline.op, names)})"
+            )
+        return (
+            f"{head}: {len(self.loads)} load(s) rotate through {self.stages} slots "
+            "each: " + ", ".join(_describe(load, names) for load in self.loads)
+        )
+
+
+def _describe(op: Operation, names: Mapping[SSAValue, str]) -> str:
     """`pypto.pipeline over %i`, `pypto.tile.load %t`: an op, for `explain`."""
     if isinstance(op, PipelineOp):
-        induction = op.induction_var.name_hint
-        return op.name + (f" over %{induction}" if induction else "")
-    names = [f"%{r.name_hint}" for r in op.results if r.name_hint is not None]
-    return op.name + (f" {', '.join(names)}" if names else "")
+        return f"{op.name} over {printed_name(op.induction_var, names)}"
+    results = ", ".join(printed_name(result, names) for result in op.results)
+    return op.name + (f" {results}" if results else "")
 
 
 @dataclass
@@ -55,6 +87,8 @@ class _FunctionLowering:
     function: func.FuncOp
     budget: SlotBudget
     explain: bool
+    explanations: list[_Explanation] = field(default_factory=list[_Explanation])
+    """Per loop with stages > 1, when `explain` asks for them."""
 
     def __post_init__(self) -> None:
         self.names = {declaration.label for declaration in declarations(self.function)}
@@ -80,25 +114,28 @@ class _FunctionLowering:
                 decision = self.budget.admit(loop, decision) or decision
             if isinstance(decision, Decline):
                 declined.add(loop)
-                if self.explain:
-                    self._report(
-                        loop,
-                        f"declined by gate {decision.gate.value}: "
-                        f"{decision.detail} (at {_describe(decision.op)})",
-                    )
+                self._report(loop, decision, ())
                 continue
+            self._report(loop, None, decision)
             self._rotate(loop, decision)
         body = self.function.body.block
         if self.declared and body.first_op is not None:
             body.insert_ops_before(self.declared, body.first_op)
 
-    def _report(self, loop: PipelineOp, what: str) -> None:
-        """The `explain` line of a loop."""
-        where = f"@{self.function.sym_name.data}"
-        print(
-            f"lower-pipeline-to-slots: {where}: {_describe(loop)}, stages "
-            f"{loop.num_stages}: {what}",
-            file=sys.stderr,
+    def _report(
+        self, loop: PipelineOp, decline: Decline | None, loads: Sequence[LoadOp]
+    ) -> None:
+        """Keep what `explain` says of `loop`, if it asks."""
+        if not self.explain:
+            return
+        self.explanations.append(
+            _Explanation(
+                self.function.sym_name.data,
+                loop.induction_var,
+                loop.num_stages,
+                decline,
+                loads,
+            )
         )
 
     def _rotate(self, loop: PipelineOp, loads: list[LoadOp]) -> None:
@@ -133,12 +170,6 @@ class _FunctionLowering:
             body.insert_op_after(binding, load)
             for use in uses:
                 use.operation.operands[use.index] = bound
-        if self.explain:
-            self._report(
-                loop,
-                f"{len(loads)} load(s) rotate through {stages} slots each: "
-                + ", ".join(_describe(load) for load in loads),
-            )
         demote_to_scf_for(loop, PatternRewriter(loop))
 
     def _declare(
@@ -163,6 +194,8 @@ class _FunctionLowering:
 @dataclass(frozen=True)
 class LowerPipelineToSlotsPass(ModulePass):
     """
+    Rotate the loads of pipeline loops through slots, keeping one body.
+
     For each `pypto.pipeline ... stages F` (F > 1), outer loops first: bind
     every load at the top level of its body, that the author did not bind,
     to slot `iv % F` of an allocation of F slots of its own (declared at the
@@ -177,7 +210,8 @@ class LowerPipelineToSlotsPass(ModulePass):
     explain: bool = False
     """
     Print to stderr, per pipeline with stages > 1, the loads it rotates, or
-    the gate that declined it and the op that tripped it.
+    the gate that declined it and the op that tripped it (values named as in
+    the printed output).
     """
 
     costs: str = ""
@@ -190,6 +224,14 @@ class LowerPipelineToSlotsPass(ModulePass):
         capacities = cost_model(self.name, self.costs).capacities
         with collector_paused():  # see passes.collector
             functions = [f for f in outer_ops_first(op) if isinstance(f, func.FuncOp)]
+            explanations: list[_Explanation] = []
             for function in functions:
                 budget = SlotBudget.of_function(function, capacities)
-                _FunctionLowering(function, budget, self.explain).run()
+                lowering = _FunctionLowering(function, budget, self.explain)
+                lowering.run()
+                explanations.extend(lowering.explanations)
+        if explanations:
+            # Named as the module printed now shows them (`printed_names`).
+            names = printed_names(op)
+            text = "\n".join(e.render(names) for e in explanations)
+            print(text, file=sys.stderr)

@@ -288,4 +288,4 @@ func.func @capacity_with_the_authors(%x: !pypto.tensor<16384xf32>, %y: !pypto.te
 // IR-LABEL: func.func @capacity_with_the_authors(
 // IR-NOT:     {{pipe_|remsi}}
 // IR:         pypto.pipeline
-// CHECK: @capacity_with_the_authors: pypto.pipeline over %i, stages 2: declined by gate capacity: the slots of the loop's vec tiles so far need more than the 65536 bytes of vec left of its 196608
+// CHECK: @capacity_with_the_authors: pypto.pipeline over %i_1, stages 2: declined by gate capacity: the slots of the loop's vec tiles so far need more than the 65536 bytes of vec left of its 196608

@@ -23,7 +23,7 @@ func.func @fits(%x: !pypto.tensor<1024xf32>) {
   func.return
 }
 // CHECK:      lower-pipeline-to-slots: @fits: pypto.pipeline over %i, stages 2: 1 load(s) rotate through 2 slots each: pypto.tile.load %t
-// CHECK-NEXT: lower-pipeline-to-slots: @fits: pypto.pipeline over %i, stages 3: declined by gate capacity: the slots of the loop's vec tiles so far need more than the 0 bytes of vec left of its 1024
+// CHECK-NEXT: lower-pipeline-to-slots: @fits: pypto.pipeline over %i_1, stages 3: declined by gate capacity: the slots of the loop's vec tiles so far need more than the 0 bytes of vec left of its 1024
 
 // QUIET-NOT:  lower-pipeline-to-slots:
 // QUIET:      pypto.alloc "pipe_t" slots 2 : !pypto.alloc<vec>
