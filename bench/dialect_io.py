@@ -150,6 +150,13 @@ def io_kinds() -> list[IOKind]:
         *_tile_kinds(),
         _loop("pypto.pipeline", "op", "pypto", carried=False),
         _loop("pypto.pipeline iter_args + pypto.yield", "op", "pypto", carried=True),
+        IOKind(
+            "pypto.alloc + pypto.bind",
+            "op",
+            '%a{k} = pypto.alloc "a{k}" slots 2 : !pypto.alloc<vec>\n'
+            f"  %y{{k}} = pypto.bind %t to %a{{k}}[%i] : {_T64}",
+            ("pypto.alloc", "pypto.bind"),
+        ),
         _cast("!pypto.tile", "type", _T64),
         _cast("!pypto.tensor", "type", _TENSOR),
         _addi(

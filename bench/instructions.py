@@ -4,7 +4,7 @@ that the noise of a shared machine does not move (timings of one phase spread
 by up to 1.8x here; counts of the same run agree to 1%).
 
     python -m bench.instructions [--baseline DIR] [--families NAME ...]
-                                 [--passes lower|canonicalize|canonicalize-engine|canonicalize-modelled ...]
+                                 [--passes lower|canonicalize|canonicalize-engine|canonicalize-modelled|slots ...]
                                  [--sizes OPS ...] [--stages F ...] [--jobs N]
 
 For the largest case of each family at the scale (default: 2,500 ops, F = 16),
@@ -39,6 +39,9 @@ from bench.cases import FAMILIES, MAX_COPIES, Case, Scale
 PASSES = ("lower", "canonicalize")
 ORDERED = ("canonicalize-engine", "canonicalize-modelled")
 """`canonicalize-io-order{order=engine}` and `{order=modelled}` (this checkout's)."""
+CHOICES = (*PASSES, *ORDERED, "slots")
+"""`slots`: `lower-pipeline-to-slots` on the case's module. The orders and the
+slots are not defaults: a checkout without them cannot be counted."""
 
 _CHILD = """
 import itertools, sys
@@ -52,10 +55,15 @@ ctx = pypto_context()
 module = Parser(ctx, open(path).read()).parse_module()
 name, _, order = counted.partition("-")
 reorder = CanonicalizeIOOrderPass(**({"order": order} if order else {}))
-for step, apply in (
+passes = (
     ("lower", LowerPipelineLoopsPass(max_copies=max_copies).apply),
     ("canonicalize", reorder.apply),
-):
+)
+if counted == "slots":
+    from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass
+
+    passes = (("slots", LowerPipelineToSlotsPass().apply),)
+for step, apply in passes:
     if step == name:
         list(itertools.starmap(apply, [(ctx, module)]))  # counted: in starmap_next
         break
@@ -168,9 +176,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         choices=[family.name for family in FAMILIES],
         default=[family.name for family in FAMILIES],
     )
-    parser.add_argument(
-        "--passes", nargs="+", choices=PASSES + ORDERED, default=list(PASSES)
-    )
+    parser.add_argument("--passes", nargs="+", choices=CHOICES, default=list(PASSES))
     parser.add_argument("--sizes", type=int, nargs="+", default=[2_500])
     parser.add_argument("--stages", type=int, nargs="+", default=[16])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)

@@ -28,6 +28,7 @@ from xdsl.transforms.scf_for_loop_unroll import ScfForLoopUnrollPass
 from bench.cases import MAX_COPIES, Case, count_ops, parse
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass
 from pypto_dialect.context import pypto_context
 from pypto_dialect.walks import walk_ops
 
@@ -38,7 +39,8 @@ SEPARATE = ("lower_separate", "canonicalize_separate")
 """Both passes timed by `bench/pass_times.py` in processes of their own."""
 SEPARATE_BASELINE = ("lower_baseline", "canonicalize_baseline")
 """The same with the project imported from a baseline checkout (ratio (h))."""
-PHASES = ("parse", "lower", "canonicalize", "print", "parse_output")
+PHASES = ("parse", "lower", "canonicalize", "slots", "print", "parse_output")
+"""`slots`: `lower-pipeline-to-slots` on the same input as `lower` (target (i))."""
 WITHOUT_GC = ("lower_without_gc", "canonicalize_without_gc")
 """The passes again with the cyclic garbage collector off (as `timeit` does)."""
 
@@ -108,6 +110,8 @@ def _measure_once(case: Case, watch: _Stopwatch, first: bool) -> None:
     if first:
         module.verify()
         result.ops_out = count_ops(module)
+    unlowered = parse(ctx, case.text)
+    watch.time("slots", lambda: LowerPipelineToSlotsPass().apply(ctx, unlowered))
     output = watch.time("print", lambda: _print(module))
     watch.time("parse_output", lambda: parse(ctx, output))
 

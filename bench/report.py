@@ -21,6 +21,7 @@ from bench.targets import (
     exponents,
     lower_over_unroll,
     passes_over_io,
+    slots_over_lower,
     speedups,
 )
 
@@ -69,6 +70,7 @@ def build_report(
                 "passes_over_io": passes_over_io(m),
                 "lower_over_unroll": lower_over_unroll(m),
                 "canonicalize_over_lower": canonicalize_over_lower(m),
+                "slots_over_lower": slots_over_lower(m),
                 "speedups": speedups(m),
             }
             for m in results
@@ -88,7 +90,7 @@ def _ratio(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
-_RATIO_COLUMNS = ("(a)", "(b)", "(d)", "(h) lower", "(h) canonicalize")
+_RATIO_COLUMNS = ("(a)", "(b)", "(d)", "(h) lower", "(h) canonicalize", "(i)")
 
 
 def markdown(report: dict[str, Any], results: Sequence[Measurement]) -> str:
@@ -122,6 +124,7 @@ def markdown(report: dict[str, Any], results: Sequence[Measurement]) -> str:
                     _ratio(None if (s := speedups(m)) is None else s[name])
                     for name in TARGET_SPEEDUPS
                 ),
+                _ratio(slots_over_lower(m)),
             ]
         )
         for m in results

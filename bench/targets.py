@@ -1,7 +1,7 @@
 """
 The targets of `docs/performance.md`: the ratios (a), (b), (d), (e), (g),
-(h) of a case, the fitted scaling exponents (c), their thresholds and the checks.
-Target (f), the dialect's parse and print, is `bench.dialect_io`.
+(h), (i) of a case, the fitted scaling exponents (c), their thresholds and the
+checks. Target (f), the dialect's parse and print, is `bench.dialect_io`.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ Target (h), the performance issue's goal itself: each pass this much faster
 than in the baseline checkout (about 5x of the C++ passes, from 9.6x and 12x).
 """
 
+TARGET_SLOTS_OVER_LOWER = 1.0
+"""Target (i): `lower-pipeline-to-slots` at most the time of `lower-pipeline-loops`."""
+
 FITTED = (*PHASES, *WITHOUT_GC)
 """The phases whose scaling exponents are fitted."""
 
@@ -57,6 +60,11 @@ def lower_over_unroll(m: Measurement) -> float | None:
 def canonicalize_over_lower(m: Measurement) -> float:
     """Ratio (d): `canonicalize-io-order` time / `lower-pipeline-loops` time."""
     return m.median("canonicalize") / m.median("lower")
+
+
+def slots_over_lower(m: Measurement) -> float:
+    """Ratio (i): `lower-pipeline-to-slots` time / `lower-pipeline-loops` time."""
+    return m.median("slots") / m.median("lower")
 
 
 def end_to_end_over_baseline(m: Measurement) -> float | None:
@@ -152,6 +160,16 @@ def checks(
                     TARGET_CANONICALIZE_OVER_LOWER,
                 )
             )
+    for family in dict.fromkeys(m.family for m in results):
+        cases = [m for m in results if m.family == family]
+        found.append(
+            _worst(
+                f"(i) lower-pipeline-to-slots / lower-pipeline-loops, {family}, "
+                f"worst of {len(cases)} sizes <= {TARGET_SLOTS_OVER_LOWER}",
+                [slots_over_lower(m) for m in cases],
+                TARGET_SLOTS_OVER_LOWER,
+            )
+        )
     for m in results:
         if (ratio := end_to_end_over_baseline(m)) is not None:
             found.append(

@@ -116,8 +116,7 @@ def render_explanations(
     """
 
     def name(value: SSAValue) -> str:
-        printed = names.get(value)
-        return describe_value(value) if printed is None else f"%{printed}"
+        return printed_name(value, names)
 
     lines: list[str] = []
     for explanation in explanations:
@@ -138,6 +137,12 @@ def render_explanations(
                 + ", ".join(parts)
             )
     return "\n".join(lines)
+
+
+def printed_name(value: SSAValue, names: Mapping[SSAValue, str]) -> str:
+    """`%name` as `names` (`printed_names`) has it, else what defines the value."""
+    printed = names.get(value)
+    return describe_value(value) if printed is None else f"%{printed}"
 
 
 def _describe_op(op: Operation, name: Callable[[SSAValue], str]) -> str:

@@ -37,6 +37,7 @@ from passes.unroll import (
     static_bounds,
     unroll_by_factor,
 )
+from pypto_dialect.allocation import BindOp
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.constants import constant_int
 from pypto_dialect.numbers import INDEX_MAX, index_misfit, integer_text
@@ -80,6 +81,31 @@ def _check_membership(op: Operation) -> None:
             f"{MEMBERSHIP_ATTR_NAME} must be a #pypto.membership attribute, "
             f"got {membership}",
         )
+
+
+def _check_binding(op: BindOp) -> None:
+    """
+    A tile bound to a declared allocation cannot be in a body that is
+    replicated: every copy would put its tile on the same allocation (as in
+    PyPTO, which rejects it).
+    """
+    replicated = next(
+        (
+            outer
+            for outer in ancestors(op)
+            if isinstance(outer, PipelineOp) and outer.num_stages > 1
+        ),
+        None,
+    )
+    if replicated is None:
+        return
+    fail(
+        op,
+        f'the tile bound to allocation "{op.declaration.label}" is in the body of a '
+        f"pypto.pipeline with stages {replicated.num_stages}, whose copies would all "
+        "hold their tile in it: bind tiles in loops that are not replicated "
+        "(lower-pipeline-to-slots rotates a loop's loads through slots instead)",
+    )
 
 
 def _describe_copies(
@@ -141,13 +167,16 @@ def _check_module(
     module: ModuleOp, max_copies: int, remainder: Remainder
 ) -> list[PipelineOp]:
     """
-    Diagnose what would make the lowering fail or explode, inner loops first;
-    return the module's pipelines in that order.
+    Diagnose what would make the lowering fail or explode (and tiles bound
+    in bodies to replicate), inner loops first; return the module's
+    pipelines in that order.
     """
     pipelines: list[PipelineOp] = []
     nested_copies: defaultdict[Operation | None, int] = defaultdict(int)
     for op in walk_ops(module, regions_first=True):
         _check_membership(op)
+        if type(op) is BindOp:
+            _check_binding(op)
         if not isinstance(op, PipelineOp):
             continue
         pipelines.append(op)

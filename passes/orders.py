@@ -9,42 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import PassFailedException
 
 from passes import order_modelled
 from passes.analysis import DependenceGraph
 from passes.analysis.engines import (
     CostModel,
-    CostTableError,
     OpCost,
-    default_costs,
-    load_costs,
     op_cost,
 )
 from passes.analysis.graph import schedulable_ops
 from passes.analysis.shape import Shape, Shapes
 from passes.analysis.timeline import Loop
+from passes.diagnostics import cost_model
 from passes.io_order_policy import ScheduleKey
 from passes.order_engine import engine_chains, engine_keys, prefetch_distance
 from passes.order_model import BodyModel
 from passes.order_modelled import Body, Candidate, Choice, choose_order
 from pypto_dialect.pipeline import PipelinePolicy
-
-bundled_costs = cache(default_costs)
-"""The bundled cost table, read once (a `CostModel` is immutable)."""
-
-
-def read_costs(path: str) -> CostModel:
-    """The cost table in `path`, or a diagnostic naming the problem."""
-    try:
-        return load_costs(path)
-    except CostTableError as error:
-        raise PassFailedException(
-            f"canonicalize-io-order: {error.where(path)}: {error.message}"
-        ) from None
 
 
 @dataclass
@@ -97,7 +80,7 @@ class Orders:
     @staticmethod
     def with_costs(costs: str, explain: bool) -> Orders:
         """The orders of a run with the cost table in the file `costs` (or the bundled one)."""
-        return Orders(read_costs(costs) if costs else bundled_costs(), explain)
+        return Orders(cost_model("canonicalize-io-order", costs), explain)
 
     def total_ops(self, ops: Sequence[Operation]) -> int:
         """The ops, and the ops nested in them (memoized per op with regions)."""

@@ -14,8 +14,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import ArgSpecParseError, PassFailedException
 
-from passes.analysis.engines import CostTableError, default_costs, load_costs
 from passes.analysis.timeline import MAX_TOTAL_ITERATIONS
+from passes.diagnostics import cost_model
 from passes.pipeline_report_text import render_advice, render_report
 from passes.report_defaults import DEFAULT_PASSES
 from passes.schedule_report import pass_pipeline, run_report
@@ -42,13 +42,7 @@ class PipelineReportPass(ModulePass):
     """The trip count of loops with dynamic bounds, for the whole-loop time (0: none)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        try:
-            model = load_costs(self.costs) if self.costs else default_costs()
-        except CostTableError as error:
-            where = error.where(self.costs)
-            raise PassFailedException(
-                f"pipeline-report: {where}: {error.message}"
-            ) from None
+        model = cost_model(self.name, self.costs)
         spec = ",".join(self.passes) or None
         try:
             pipeline = None if spec is None else pass_pipeline(spec)

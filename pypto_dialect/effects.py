@@ -1,10 +1,12 @@
 """
-Memory effects of the tile ops.
+Memory effects of the tile ops and of declared allocations.
 
 Loads read the tensor they load from, stores write the tensor they store to,
 and the cross-core ops read and write a channel resource. Ops that access a
 tensor window also implement `TensorWindowAccess`, so analyses can reason about
-which part of the tensor they touch.
+which part of the tensor they touch. `pypto.alloc` allocates and
+`pypto.bind` writes the storage of a declared allocation
+(`AllocationStorage`).
 """
 
 from __future__ import annotations
@@ -94,3 +96,52 @@ class UsesCrossCoreChannel(MemoryEffect):
             EffectInstance(MemoryEffectKind.READ, resource=channel),
             EffectInstance(MemoryEffectKind.WRITE, resource=channel),
         }
+
+
+@dataclass(frozen=True)
+class AllocationStorage(Resource):
+    """
+    The on-chip memory of the allocations `pypto.alloc` declares. An effect
+    on it names the allocation (its value); which slot of it a binding
+    takes is for the analyses to read off the binding.
+    """
+
+    def name(self) -> str:
+        return "pypto.allocation"
+
+
+ALLOCATION_STORAGE = AllocationStorage()
+
+
+class DeclaresAllocation(MemoryEffect):
+    """The op allocates the storage its (single) result names."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> Set[EffectInstance]:
+        return {
+            EffectInstance(MemoryEffectKind.ALLOC, op.results[0], ALLOCATION_STORAGE)
+        }
+
+
+class AllocationBinding(ABC):
+    """An op that puts a tile into (a slot of) a declared allocation."""
+
+    @property
+    @abstractmethod
+    def bound_allocation(self) -> SSAValue: ...
+
+    @property
+    @abstractmethod
+    def bound_slot(self) -> SSAValue | None:
+        """The slot's index; None for the one slot of an allocation of one."""
+
+
+class WritesAllocation(MemoryEffect):
+    """The op writes the allocation it binds a tile to (`AllocationBinding`)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> Set[EffectInstance]:
+        if not isinstance(op, AllocationBinding):
+            raise TypeError(f"{op.name} does not implement AllocationBinding")
+        allocation = op.bound_allocation
+        return {EffectInstance(MemoryEffectKind.WRITE, allocation, ALLOCATION_STORAGE)}

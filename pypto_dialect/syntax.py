@@ -18,7 +18,7 @@ from enum import Enum, auto
 from typing import ClassVar, Self, TypeVar
 
 from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.constraints import RangeConstraint, VerificationContext
 from xdsl.parser import Parser, UnresolvedOperand
@@ -30,6 +30,7 @@ from pypto_dialect.types import parse_type, type_text
 _INDEX = IndexType()
 
 _OpT = TypeVar("_OpT", bound=IRDLOperation)
+_AttrT = TypeVar("_AttrT", bound=ParametrizedAttribute)
 
 
 class ResultSyntax(Enum):
@@ -100,6 +101,19 @@ def parse_checked_type(
     except VerifyException as error:
         parser.raise_error(str(error), start)
     return parsed
+
+
+def parse_attributes_and_type(
+    parser: Parser, kind: type[_AttrT]
+) -> tuple[dict[str, Attribute], _AttrT]:
+    """`attr-dict : type`, the type of class `kind` (else a parse error at it)."""
+    attributes = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    start = parser.pos
+    parsed = parse_type(parser)
+    if not isinstance(parsed, kind):
+        parser.raise_error(f"expected a !{kind.name} type, got {parsed}", start)
+    return attributes, parsed
 
 
 def separated(types: Sequence[Attribute]) -> list[str | Attribute]:

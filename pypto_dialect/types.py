@@ -1,4 +1,7 @@
-"""Types of the `pypto` dialect: GM tensors, on-chip tiles and memory spaces."""
+"""
+Types of the `pypto` dialect: GM tensors, on-chip tiles, memory spaces and
+declared allocations.
+"""
 
 from __future__ import annotations
 
@@ -298,3 +301,36 @@ class TileType(_ShapedPyPTOType):
 
     def _text_after_element(self) -> str:
         return f", {self.memory_space.value}"
+
+
+SLOT_SPACES = frozenset({MemorySpace.VEC, MemorySpace.MAT, MemorySpace.ACC})
+"""The memory spaces an allocation of several slots may be in (ptoas's)."""
+
+
+@irdl_attr_definition
+class AllocType(ParametrizedAttribute, TypeAttribute):
+    """
+    A declared allocation of on-chip memory, `!pypto.alloc<vec>`: the handle
+    `pypto.alloc` gives and `pypto.bind` binds tiles to.
+    """
+
+    name = "pypto.alloc"
+
+    space: MemorySpaceAttr
+
+    def __init__(self, space: MemorySpace | MemorySpaceAttr):
+        if isinstance(space, MemorySpace):
+            space = MemorySpaceAttr(space)
+        super().__init__(space)
+
+    @property
+    def memory_space(self) -> MemorySpace:
+        return self.space.data
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return (MemorySpaceAttr(parser.parse_str_enum(MemorySpace)),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.memory_space.value}>")

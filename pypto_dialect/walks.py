@@ -76,6 +76,26 @@ def ops_with_regions(root: Operation) -> list[Operation]:
     return found
 
 
+def outer_ops_first(root: Operation) -> list[Operation]:
+    """
+    The ops with regions in `root`, `root` included, in program order, each
+    before those nested in it (the order of `walk_ops(root)`, without the ops
+    that have no region). Linear, as `ops_with_regions`.
+    """
+    found: list[Operation] = []
+    stack = [root] if root.regions else []
+    while stack:
+        op = stack.pop()
+        found.append(op)
+        stack.extend(
+            nested
+            for region in reversed(op.regions)
+            for block in reversed(region.blocks)
+            for nested in reversed([n for n in block_ops(block) if n.regions])
+        )
+    return found
+
+
 def ancestors(op: Operation) -> Iterator[Operation]:
     """The ops that contain `op`, innermost first."""
     parent = op.parent_op()

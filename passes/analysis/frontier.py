@@ -6,8 +6,9 @@ Accesses conflict only within one kind of resource; all accesses to one
 non-default resource kind (e.g. the cross-core channels, both directions)
 keep their order. Tensors follow the aliasing rule of the dialect: two
 different `!pypto.tensor` arguments of a `func.func` never alias, any other
-memory object may alias any other. Windows of the same object conflict unless
-provably disjoint (`windows.py`).
+memory object may alias any other; two declared allocations never alias.
+Windows of the same object conflict unless provably disjoint (`windows.py`;
+the slots of an allocation: `slots.py`).
 
 Accesses are visited in program order against the frontier, indexed per
 location and dimension by symbolic offset and interval start. A write drops
@@ -33,7 +34,7 @@ from xdsl.traits import DefaultResource, Resource
 from passes.analysis.dependence import Dependence, DependenceKind
 from passes.analysis.summaries import AccessKind, MemoryAccess
 from passes.analysis.windows import Symbolic, Window, WindowDim
-from pypto_dialect.types import TensorType
+from pypto_dialect.types import AllocType, TensorType
 
 _CONFLICTING_KINDS = {
     AccessKind.READ: (AccessKind.WRITE,),
@@ -55,6 +56,14 @@ def is_noalias_argument(value: SSAValue) -> bool:
     return isinstance(parent, func.FuncOp) and value.block is parent.body.blocks.first
 
 
+def is_noalias(value: SSAValue) -> bool:
+    """
+    Whether `value` names memory no other value of its kind names: a
+    `!pypto.tensor` argument of a `func.func`, or a declared allocation.
+    """
+    return isinstance(value.type, AllocType) or is_noalias_argument(value)
+
+
 class BlockWrites:
     """
     The writes of a block, gathered before its accesses are visited. In a
@@ -73,7 +82,7 @@ class BlockWrites:
     def _is_noalias(self, value: SSAValue) -> bool:
         noalias = self._noalias.get(value)
         if noalias is None:
-            noalias = self._noalias[value] = is_noalias_argument(value)
+            noalias = self._noalias[value] = is_noalias(value)
         return noalias
 
     def add(self, accesses: Sequence[MemoryAccess] | None) -> None:
@@ -371,7 +380,7 @@ class MemoryFrontier:
         noalias = self._noalias.get(location)
         if noalias is None:
             value = location[1]
-            noalias = value is not None and is_noalias_argument(value)
+            noalias = value is not None and is_noalias(value)
             self._noalias[location] = noalias
         return noalias
 

@@ -8,8 +8,8 @@ excluded):
 * Memory: A and B, or ops nested in them, access the same memory, at least one
   of them writes, and their windows are not provably disjoint; an op with
   unknown effects is a barrier ordered against every memory access
-  (`summaries.py` says what each op accesses, `frontier.py` finds the
-  conflicts).
+  (`summaries.py` says what each op accesses, the slots of declared
+  allocations included, `frontier.py` finds the conflicts).
 """
 
 from __future__ import annotations
@@ -74,8 +74,15 @@ class DependenceGraph:
         read_tensors: list[tuple[SSAValue, ...]] = []
         found: list[Sequence[MemoryAccess] | None] = []
         writes = BlockWrites()
+        slots = summaries.slots_in(block)
         for op in graph.ops:
             effects = CLASS_EFFECTS_OF(type(op)) or class_effects(type(op))
+            if (
+                slots
+                and effects is not ClassEffects.OTHER
+                and summaries.slot_accesses(op)
+            ):
+                effects = ClassEffects.OTHER  # what its class says, and its slots
             if effects is ClassEffects.OTHER:
                 outline = summaries.outline(op) if op.regions else None
                 accesses = (

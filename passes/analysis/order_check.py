@@ -19,7 +19,7 @@ from typing import cast
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.traits import DefaultResource, Resource
 
-from passes.analysis.frontier import is_noalias_argument
+from passes.analysis.frontier import is_noalias
 from passes.analysis.summaries import (
     CLASS_EFFECTS_OF,
     AccessKind,
@@ -72,9 +72,12 @@ def keeps_dependences(
         else:
             jumpers.append(index)
     # Memory first: where it fails (an in-place body), it fails early.
+    slots = bool(ops) and footprints.slots_in(ops[0].parent)
     if any(
-        class_effects(type(ops[index])) is not ClassEffects.NONE for index in jumpers
-    ) and not _keeps_memory_order(ops, position, jumpers, footprints):
+        class_effects(type(ops[index])) is not ClassEffects.NONE
+        or (slots and footprints.slot_accesses(ops[index]))
+        for index in jumpers
+    ) and not _keeps_memory_order(ops, position, jumpers, footprints, slots):
         return False
     return _keeps_uses(ops, position, jumpers, summaries)
 
@@ -84,8 +87,12 @@ def _keeps_memory_order(
     position: Sequence[int],
     jumpers: Sequence[int],
     footprints: OpSummaries,
+    slots: bool,
 ) -> bool:
-    """Whether no jumping op goes before an op it jumps over and may conflict with."""
+    """
+    Whether no jumping op goes before an op it jumps over and may conflict
+    with (`slots`: the ops may access allocation slots).
+    """
     count = len(ops)
     role = [0] * count  # _JUMPS | _JUMPED_OVER
     for index in jumpers:
@@ -104,7 +111,8 @@ def _keeps_memory_order(
             continue
         op_type = type(op)
         effects = CLASS_EFFECTS_OF(op_type) or class_effects(op_type)
-        if effects is ClassEffects.NONE:
+        in_slots = slots and bool(footprints.slot_accesses(op))
+        if effects is ClassEffects.NONE and not in_slots:
             continue
         new = position[index]
         kind = (
@@ -112,7 +120,7 @@ def _keeps_memory_order(
             if effects is ClassEffects.WINDOW_READ
             else window_access_kind(op_type)
         )
-        if kind is None:
+        if kind is None or in_slots:
             if not memory.keeps_op(footprints.accesses(op), new, op_role):
                 return False
             continue
@@ -250,7 +258,7 @@ class _MemoryOrder:
             every, aliasing = self._per_resource.setdefault(
                 resource, ([-1, -1], [-1, -1])
             )
-            noalias = value is not None and is_noalias_argument(value)
+            noalias = value is not None and is_noalias(value)
             own = [-1, -1] if noalias else None
             location = locations[id(value)] = (own, every, aliasing)
             self._values.append(value)

@@ -6,7 +6,8 @@ it.
 Memory effects come from xDSL's generic `MemoryEffect` traits: an op with
 `RecursiveMemoryEffect` has the effects of the ops nested in it, and an op
 without effect information (a call, an unregistered op), even nested, has
-unknown effects.
+unknown effects. In a function that declares allocations, the slots of its
+bound tiles add accesses no trait shows (`slot_accesses`, `slots.py`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from enum import Enum, auto
 from functools import cache
 from typing import NamedTuple, cast
 
+from xdsl.dialects import func
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import (
     DefaultResource,
@@ -27,8 +29,11 @@ from xdsl.traits import (
     Resource,
 )
 
+from passes.analysis.slots import binding_of, filled_binding, slot_window
 from passes.analysis.windows import ANYWHERE, LinearForms, Window, access_window
+from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.effects import (
+    ALLOCATION_STORAGE,
     ReadsTensorWindow,
     TensorWindowAccess,
     WritesTensorWindow,
@@ -181,6 +186,50 @@ class OpSummaries:
         self._accesses: dict[int, tuple[MemoryAccess, ...] | None] = {}
         self._outlines: dict[int, Outline | None] = {}
         self._summarized: list[Operation] = []
+        self._slotted: dict[int, bool] = {}
+        """By the `id` of a block (kept alive in `_blocks`): `slots_in`."""
+        self._blocks: list[Block | None] = []
+
+    def slots_in(self, block: Block | None) -> bool:
+        """
+        Whether the ops of `block` may access allocation slots: its function
+        declares an allocation (a block outside any function may). Memoized
+        per block, each answered from its parent's.
+        """
+        found = self._slotted.get(id(block))
+        if found is not None:
+            return found
+        owner = None if block is None else block.parent_op()
+        if owner is None:
+            found = True
+        elif isinstance(owner, func.FuncOp):
+            found = any(
+                type(op) is AllocOp for body in owner.body.blocks for op in body.ops
+            )
+        else:
+            found = self.slots_in(owner.parent)
+        self._slotted[id(block)] = found
+        self._blocks.append(block)
+        return found
+
+    def slot_accesses(self, op: Operation) -> tuple[MemoryAccess, ...]:
+        """
+        The slot accesses of `op` that its effects do not show: it reads the
+        slot of each bound tile it (or an op nested in it) uses, and writes
+        the slot it computes its tile into (`slots.filled_binding`).
+        """
+        accesses: list[MemoryAccess] = []
+        used = self.uses(op) if op.regions else op._operands  # pyright: ignore[reportPrivateUsage]
+        for value in used:
+            if (binding := binding_of(value)) is not None:
+                accesses.append(self._slot_access(AccessKind.READ, binding))
+        if (binding := filled_binding(op)) is not None:
+            accesses.append(self._slot_access(AccessKind.WRITE, binding))
+        return tuple(dict.fromkeys(accesses))
+
+    def _slot_access(self, kind: AccessKind, binding: BindOp) -> MemoryAccess:
+        window = slot_window(binding, self.forms) if self.windows else ANYWHERE
+        return MemoryAccess(kind, ALLOCATION_STORAGE, binding.allocation, window)
 
     def uses(self, op: Operation) -> Sequence[SSAValue]:
         """The distinct values used by `op` or an op nested in it, defined outside `op`."""
@@ -201,13 +250,13 @@ class OpSummaries:
     def accesses(self, op: Operation) -> Sequence[MemoryAccess] | None:
         """
         The distinct memory accesses of `op` and of the ops nested in it, as
-        seen from outside `op`, or None when some effect is unknown. A window
-        offset that depends on a value defined inside `op` is unknown in that
-        dimension, so the nested accesses of a loop often coincide: they
-        count once.
+        seen from outside `op` (its `slot_accesses` included), or None when
+        some effect is unknown. A window offset that depends on a value
+        defined inside `op` is unknown in that dimension, so the nested
+        accesses of a loop often coincide: they count once.
         """
         if never_has_effects(type(op)):
-            return ()
+            return self.slot_accesses(op) if self.slots_in(op.parent) else ()
         key = id(op)
         if key in self._accesses:  # None is a value (unknown effects): no `get`
             return self._accesses[key]
@@ -242,15 +291,19 @@ class OpSummaries:
         nested in `op` are left out and their tensors appended to it instead
         (an `Outline`).
         """
+        slots = self.slot_accesses(op) if self.slots_in(op.parent) else ()
         if (kind := window_access_kind(type(op))) is not None:
             # The trait's one effect, without asking it for a set to dedupe.
             access = cast(TensorWindowAccess, op)
             window = access_window(access, self.forms) if self.windows else ANYWHERE
-            return (MemoryAccess(kind, _DEFAULT, access.accessed_tensor, window),)
+            return (
+                MemoryAccess(kind, _DEFAULT, access.accessed_tensor, window),
+                *slots,
+            )
         traits = effect_traits(type(op))
         if not traits:
             return None
-        accesses: list[MemoryAccess] = []
+        accesses: list[MemoryAccess] = list(slots)
         for trait in traits:
             if isinstance(trait, RecursiveMemoryEffect):
                 is_inner = _defined_directly_in(op)
@@ -324,13 +377,14 @@ def _access(
     kind = AccessKind.READ if effect.kind is MemoryEffectKind.READ else AccessKind.WRITE
     value = effect.value if isinstance(effect.value, SSAValue) else None
     window = ANYWHERE
-    if (
-        forms is not None
-        and value is not None
-        and _accesses_a_window(type(op))
-        and value is cast(TensorWindowAccess, op).accessed_tensor
-    ):
-        window = access_window(cast(TensorWindowAccess, op), forms)
+    if forms is not None and value is not None:
+        if type(op) is BindOp:
+            window = slot_window(op, forms)
+        elif (
+            _accesses_a_window(type(op))
+            and value is cast(TensorWindowAccess, op).accessed_tensor
+        ):
+            window = access_window(cast(TensorWindowAccess, op), forms)
     return MemoryAccess(kind, effect.resource, value, window)
 
 

@@ -14,7 +14,9 @@ and loop-carried values, from the dependence graph of two consecutive
 iterations), and when the buffers it writes are free: each tile an op
 produces has one buffer, which the op's next instance overwrites, so it
 waits until the last consumer of the previous tile in that buffer has ended
-(ping-pong is exactly more buffers).
+(ping-pong is exactly more buffers). A tile bound to a slot of a declared
+allocation is in that slot (the binding itself costs nothing): a rotation
+through F slots (`i % F`) waits for the readers F iterations back.
 
 A dependence between two engines (not a scalar value, which travels in a
 register) is a flag: `sync_latency` cycles, and one of `events_per_pair`
@@ -57,7 +59,9 @@ from passes.analysis.engines import (
     updated_in_place,
 )
 from passes.analysis.graph import DependenceGraph, schedulable_ops
+from passes.analysis.slots import declared_bytes, slot_period
 from passes.cloning import clone_op
+from pypto_dialect.allocation import BindOp, filled_binding
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.tile import RowReductionOp
@@ -121,6 +125,11 @@ class Step:
     """The steps of the next iteration that use its tiles (loop-carried)."""
     scratch: Mapping[MemorySpace, int]
     """Bytes of the buffers it needs only while it runs, by memory space."""
+    earlier: tuple[tuple[int, bool, int], ...] = ()
+    """
+    (step, flag, iterations back): the readers of the slot it rotates into,
+    F iterations back (a rotation `i % F` of a declared allocation).
+    """
 
     @property
     def units(self) -> tuple[Unit, ...]:
@@ -287,7 +296,10 @@ class LoopModel:
         model: CostModel,
         cost_of: Callable[[Operation], OpCost] | None = None,
     ) -> LoopModel:
-        costs = [op_cost(op, model) if cost_of is None else cost_of(op) for op in ops]
+        costs = [
+            _free_if_folded(op, op_cost(op, model) if cost_of is None else cost_of(op))
+            for op in ops
+        ]
         cores = _loop_cores(ops, costs, model)
         same: list[set[int]] = [set() for _ in ops]
         previous: list[set[int]] = [set() for _ in ops]
@@ -299,12 +311,16 @@ class LoopModel:
                 uses = next_consumers if edge.carried else consumers
                 uses[edge.source].add((edge.target, edge.use))
         carried_readers: list[set[int]] = [set() for _ in ops]
+        rotations = [1] * len(ops)
         for producer, op in enumerate(ops):
-            if updated_in_place(op) is not None:
+            if updated_in_place(op) is not None or _is_folded(op):
                 continue  # it allocates no buffer
             # Its next instance overwrites its buffer: after the readers of
-            # this iteration and, if they come first, the loop-carried ones.
-            previous[producer] |= _buffer_readers(producer, consumers)
+            # this iteration and, if they come first, the loop-carried ones;
+            # in a slot that it rotates through F slots, F iterations later.
+            rotations[producer] = _rotation(op, loop)
+            if rotations[producer] == 1:
+                previous[producer] |= _buffer_readers(producer, consumers)
             carried_readers[producer] = {c for c, _ in next_consumers[producer]}
         placed = [
             _placements(op, cost, cores, model)
@@ -345,6 +361,14 @@ class LoopModel:
                         _uses(first, consumers[i]),
                         _uses(first, next_consumers[i]),
                         _scratch(op),
+                        tuple(
+                            (s, flagged, rotations[i])
+                            for s, flagged in waits(
+                                _buffer_readers(i, consumers)
+                                if rotations[i] > 1
+                                else set()
+                            )
+                        ),
                     )
                 )
         steps_of = {
@@ -524,6 +548,9 @@ def _buffer_readers(producer: int, consumers: Sequence[set[Use]]) -> set[int]:
 
 
 def _tiles(op: Operation) -> dict[MemorySpace, int]:
+    """The padded bytes of its tiles; a tile in a declared allocation is the allocation's."""
+    if type(op) is BindOp or filled_binding(op) is not None:
+        return {}
     tiles: dict[MemorySpace, int] = {}
     for result in op.results:
         if isinstance(result.type, TileType):
@@ -547,6 +574,44 @@ def _scratch(op: Operation) -> dict[MemorySpace, int]:
 def _pool(op: Operation) -> tuple[StagePair, ...]:
     attr = op.attributes.get(MEMBERSHIP_ATTR_NAME)
     return attr.pairs if isinstance(attr, MembershipAttr) else ()
+
+
+# A binding of the tile an op computes (`filled_binding`) is where that op
+# writes, as PyPTO's `multi_tile_get` (a scalar address) before the load: it
+# costs nothing and waits for nothing; the tile's readers wait for its
+# producer, and its buffer is a slot of the allocation (pinned: `_peak_bytes`).
+
+
+def _folded_producer(op: Operation) -> Operation | None:
+    """The op computing its tile into `op`, if `op` is a binding of it."""
+    if type(op) is not BindOp:
+        return None
+    owner = op.tile.owner
+    return (
+        owner if isinstance(owner, Operation) and filled_binding(owner) is op else None
+    )
+
+
+def _is_folded(op: Operation) -> bool:
+    """A binding of the tile its producer computes into it."""
+    return _folded_producer(op) is not None
+
+
+def _producer(op: Operation) -> Operation:
+    """The op whose tile a folded binding holds; any other op itself."""
+    return _folded_producer(op) or op
+
+
+def _free_if_folded(op: Operation, cost: OpCost) -> OpCost:
+    return OpCost(0.0, dict.fromkeys(cost.busy, 0.0)) if _is_folded(op) else cost
+
+
+def _rotation(op: Operation, loop: Loop | None) -> int:
+    """Every how many iterations `op` writes the same slot again (1: every one)."""
+    binding = op if type(op) is BindOp else filled_binding(op)
+    if binding is None or loop is None:
+        return 1
+    return slot_period(binding, loop.body.block.args[0], loop.step)
 
 
 def dependence_edges(
@@ -592,11 +657,11 @@ def dependence_edges(
         for target, target_op in enumerate(graph.ops):
             carried = target_op in seconds
             target_index = seconds[target_op] if carried else firsts.get(target_op)
-            if target_index is None:
+            if target_index is None or _is_folded(target_op):
                 continue
             for source, reasons in graph.predecessor_indices(target).items():
                 source_op = graph.ops[source]
-                source_index = firsts.get(source_op)
+                source_index = firsts.get(_producer(source_op))
                 if source_index is None:
                     continue  # the second copy's own edges repeat the first's
                 use = _tile_use(source_op, target_op, reasons)
@@ -659,6 +724,8 @@ class _StepInfo:
     cores: tuple[Core | None, ...]
     waits: tuple[_WaitInfo, ...]
     """The steps of this iteration, then those of the previous one."""
+    earlier: tuple[tuple[int, bool, int, str], ...]
+    """(step, flag, iterations back, reason): the readers of its slot (`Step.earlier`)."""
 
     @staticmethod
     def of(
@@ -680,12 +747,22 @@ class _StepInfo:
             for waits, carried in ((same, False), (previous, True))
             for source, flagged in waits
         )
+        earlier = tuple(
+            (
+                source,
+                flagged,
+                back,
+                f"{Reason.DEPENDENCE} {steps[source].op.name} (slot)",
+            )
+            for source, flagged, back in step.earlier
+        )
         return _StepInfo(
             units,
             None if step.blocking else units[0],
             step.cost.duration,
             step.cores,
             waits,
+            earlier,
         )
 
 
@@ -787,7 +864,7 @@ class _Run:
         self.issued: list[tuple[float, ...]] = []
         self.reasons: list[tuple[str, ...]] = []
         self.history = self._history()
-        """Iterations the next one depends on (queues, event ids)."""
+        """Iterations the next one depends on (queues, event ids, slots)."""
         self.groups = plan.groups
         """Steps by the cores that issue them: cores that do not wait for each other run at their own rate."""
 
@@ -815,7 +892,8 @@ class _Run:
         of each unit (`ceil(depth / ops queued per iteration)`), and those
         whose flags the last `events_per_pair` of each pair are, with the
         iteration before them, where the waits that released those event
-        ids may be (`ceil(budget / flags per iteration) + 1`).
+        ids may be (`ceil(budget / flags per iteration) + 1`), and the
+        readers of the slots the body rotates through (F iterations back).
         """
         queued: dict[Unit, int] = {}
         for step in self.steps:
@@ -830,6 +908,7 @@ class _Run:
                 1,
                 *(-(-self.depth // count) for count in queued.values()),
                 *(-(-self.budget // count) + 1 for count in flags.values()),
+                *(back for step in self.steps for _, _, back in step.earlier),
             ]
         )
 
@@ -876,10 +955,10 @@ class _Run:
                     consumed.append((wait.pair, signal[1]))
                 if ready > start:
                     start, reason = ready, wait.reason
-            for pair, number in consumed:
-                released = self.released.setdefault(pair, {})
-                released[number] = start
-                released.pop(number - 2 * self.budget, None)
+            if info.earlier:
+                start, reason = self._wait_for_slot(info, start, reason)
+            if consumed:
+                self._release(consumed, start)
             end = start + info.duration
             flag_time = self._set_flags(i, end, signals) if self.flags[i] else end
             for core in info.cores:
@@ -898,6 +977,25 @@ class _Run:
         self.reached.append(tuple(reached))
         self.issued.append(tuple(issued))
         self.reasons.append(tuple(reasons))
+
+    def _release(self, consumed: Sequence[tuple[Pair, int]], start: float) -> None:
+        """The event ids of the flags a step waited for, released at its `start`."""
+        for pair, number in consumed:
+            released = self.released.setdefault(pair, {})
+            released[number] = start
+            released.pop(number - 2 * self.budget, None)
+
+    def _wait_for_slot(
+        self, info: _StepInfo, start: float, reason: str
+    ) -> tuple[float, str]:
+        """The start once the readers of its slot, F iterations back, have ended."""
+        for source, flagged, back, why in info.earlier:
+            # A flag per slot, not counted against the event budget.
+            if len(self.ends) >= back:
+                ready = self.ends[-back][source] + (self.sync if flagged else 0.0)
+                if ready > start:
+                    start, reason = ready, why
+        return start, reason
 
     def _set_flags(
         self, index: int, end: float, signals: tuple[Signals, Signals]
@@ -982,7 +1080,7 @@ def _peak_bytes(
     its last consumer's end (to the start of a consumer that updates it in
     place, whose result takes its buffer over), a scratch buffer while its op
     runs; each pool (membership) has its own buffers, so the pools' peaks add
-    up.
+    up; a declared allocation the body binds to counts all its slots.
     """
     events: dict[tuple[tuple[StagePair, ...], MemorySpace], list[tuple[float, int]]]
     events = {}
@@ -1013,4 +1111,11 @@ def _peak_bytes(
             live += change
             peak = max(peak, live)
         peaks[space] = peaks.get(space, 0) + peak
+    # The allocations the body binds to are pinned: every slot, all the time.
+    declarations = {
+        step.op.declaration for step in steps if isinstance(step.op, BindOp)
+    }
+    for declaration in declarations:
+        space = declaration.memory_space
+        peaks[space] = peaks.get(space, 0) + declared_bytes(declaration)
     return peaks

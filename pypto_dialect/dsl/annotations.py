@@ -1,7 +1,8 @@
 """
 PyPTO type annotations: reading them from `ast` nodes and printing our types
 in their form (`pl.Tensor[[64], pl.FP32]`, `pl.Tile[[16, 64], pl.BF16,
-pl.Mem.Mat]`, `pl.Scalar[pl.INDEX]`).
+pl.Mem.Mat]`, `pl.Scalar[pl.INDEX]`), and the declared allocation a tile's
+annotation may bind it to (`pl.MemRef("name", slots=N)[k]`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.allocation import MAX_SLOTS
 from pypto_dialect.dsl.source import SourceFile
 from pypto_dialect.dsl.tables import (
     DIRECTION_MARKERS,
@@ -32,6 +34,9 @@ from pypto_dialect.types import (
     verify_static_shape,
 )
 
+_SHOWN_SLOTS = 10**6
+"""A slot count is quoted in a message only below this (not any literal)."""
+
 
 class NoPyPTOForm(Exception):
     """Something of our IR that PyPTO text cannot express; the message says what."""
@@ -49,6 +54,22 @@ class OpenTile:
 
 
 Annotation = Attribute | OpenTile
+
+MEMREF = "MemRef"
+
+
+@dataclass(frozen=True)
+class MemRefSpec:
+    """
+    `pl.MemRef("name")` or `pl.MemRef("name", slots=N)[k]` in a tile
+    annotation: the allocation it declares (by name), its slot count, and the
+    slot's index expression (None without a subscript).
+    """
+
+    name: str
+    slots: int
+    index: ast.expr | None
+    node: ast.expr
 
 
 def resolve(annotation: Annotation, space: MemorySpace = MemorySpace.VEC) -> Attribute:
@@ -98,19 +119,34 @@ class AnnotationReader:
 
     def read(self, node: ast.expr, *, parameter: bool = False) -> Annotation:
         """The type of an annotation; `parameter` also allows `pl.Out[T]`, `pl.InOut[T]`."""
+        annotation, memref = self.read_assigned(node, parameter=parameter)
+        if memref is not None:
+            self.source.fail(
+                memref.node,
+                f"a {self.alias}.{MEMREF} binds the tile a {self.alias}.tile call "
+                f"computes: it is only supported on the annotation of its result "
+                f"(t: {self.alias}.Tile[[...], DT, {self.alias}.{MEMREF}(...), "
+                f"{self.alias}.Mem.X] = {self.alias}.tile....)",
+            )
+        return annotation
+
+    def read_assigned(
+        self, node: ast.expr, *, parameter: bool = False
+    ) -> tuple[Annotation, MemRefSpec | None]:
+        """`read`, where a tile annotation may also bind the tile to an allocation."""
         if not isinstance(node, ast.Subscript):
             self.source.fail(node, f"unsupported type annotation '{dotted(node)}'")
         path = pl_path(node.value, self.alias)
         kind = path[0] if path is not None and len(path) == 1 else None
         if kind in DIRECTION_MARKERS and parameter:
-            return self.read(node.slice)
+            return self.read(node.slice), None
         if kind == "Tensor":
             shape, element_type = self._shaped(node, 2, 2)
-            return TensorType(shape, element_type)
+            return TensorType(shape, element_type), None
         if kind == "Tile":
             return self._tile(node)
         if kind == "Scalar":
-            return self.dtype(node.slice, SCALAR_DTYPES)
+            return self.dtype(node.slice, SCALAR_DTYPES), None
         return self.source.fail(
             node.value, f"unsupported type annotation '{dotted(node.value)}'"
         )
@@ -181,10 +217,11 @@ class AnnotationReader:
             self.source.fail(items[1], str(error))
         return shape, element_type
 
-    def _tile(self, node: ast.Subscript) -> Annotation:
-        shape, element_type = self._shaped(node, 2, 4)
+    def _tile(self, node: ast.Subscript) -> tuple[Annotation, MemRefSpec | None]:
+        shape, element_type = self._shaped(node, 2, 5)
         space: MemorySpace | None = None
-        for item in self._arguments(node, 2, 4)[2:]:
+        memref: MemRefSpec | None = None
+        for item in self._arguments(node, 2, 5)[2:]:
             if isinstance(item, ast.Call) and pl_path(item.func, self.alias) == (
                 "TileView",
             ):
@@ -192,16 +229,63 @@ class AnnotationReader:
             if space is None and _is_space_path(pl_path(item, self.alias)):
                 space = self.memory_space(item)
                 continue
+            if memref is None and (memref := self._memref(item)) is not None:
+                continue
             self.source.fail(
                 item,
-                f"a tile with a MemRef ('{dotted(item)}') is not supported: "
-                "expected a memory space or pl.TileView(...)",
+                f"unsupported item '{dotted(item)}' of a tile annotation: expected a "
+                f'memory space, {self.alias}.{MEMREF}("name") (declared inline, not '
+                f"held in a variable) or {self.alias}.TileView(...)",
             )
-        return (
-            OpenTile(shape, element_type)
-            if space is None
-            else TileType(shape, element_type, space)
+        if space is None:
+            if memref is not None:
+                self.source.fail(
+                    memref.node,
+                    f"a tile bound to a {self.alias}.{MEMREF} needs its memory space "
+                    f"({self.alias}.Mem.X)",
+                )
+            return OpenTile(shape, element_type), None
+        return TileType(shape, element_type, space), memref
+
+    def _memref(self, item: ast.expr) -> MemRefSpec | None:
+        """`pl.MemRef("name", slots=N)[k]` (slots and subscript optional), else None."""
+        call, index = (
+            (item.value, item.slice)
+            if isinstance(item, ast.Subscript)
+            else (item, None)
         )
+        if not isinstance(call, ast.Call) or pl_path(call.func, self.alias) != (
+            MEMREF,
+        ):
+            return None
+        name = call.args[0] if len(call.args) == 1 else None
+        if not isinstance(name, ast.Constant) or not isinstance(name.value, str):
+            self.source.fail(
+                call,
+                f"a {self.alias}.{MEMREF} of a tile annotation declares an allocation "
+                f'by name: {self.alias}.{MEMREF}("name") or '
+                f'{self.alias}.{MEMREF}("name", slots=N)',
+            )
+        slots = 1
+        for keyword in call.keywords:
+            if keyword.arg != "slots":
+                self.source.fail(
+                    keyword,
+                    f"unsupported argument of {self.alias}.{MEMREF} (only slots=N)",
+                )
+            value = (
+                keyword.value.value if isinstance(keyword.value, ast.Constant) else None
+            )
+            if not isinstance(value, int) or isinstance(value, bool):
+                self.source.fail(keyword.value, "slots must be an integer literal")
+            if not 1 <= value <= MAX_SLOTS:
+                shown = f", got {value}" if abs(value) < _SHOWN_SLOTS else ""
+                self.source.fail(
+                    keyword.value,
+                    f"{self.alias}.{MEMREF} takes 1 to {MAX_SLOTS} slots{shown}",
+                )
+            slots = value
+        return MemRefSpec(name.value, slots, index, item)
 
 
 def _is_space_path(path: Sequence[str] | None) -> bool:
@@ -241,6 +325,19 @@ def type_text(typ: Attribute) -> str:
     if typ in DTYPE_NAMES:
         return f"{MODULE_ALIAS}.Scalar[{dtype_text(typ)}]"
     raise NoPyPTOForm(f"type {typ} has no PyPTO form")
+
+
+def bound_tile_text(tile: TileType, name: str, slots: int, index: str | None) -> str:
+    """`pl.Tile[[64], pl.FP32, pl.MemRef("name", slots=2)[k], pl.Mem.Vec]`."""
+    memref = f'{MODULE_ALIAS}.{MEMREF}("{name}"' + (
+        f", slots={slots})" if slots > 1 else ")"
+    )
+    if index is not None:
+        memref += f"[{index}]"
+    return (
+        f"{MODULE_ALIAS}.Tile[{shape_text(tile.get_shape())}, "
+        f"{dtype_text(tile.element_type)}, {memref}, {space_text(tile.memory_space)}]"
+    )
 
 
 def annotation_text(annotation: Annotation) -> str:

@@ -12,12 +12,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, i1
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, i1
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from pypto_dialect import tile
+from pypto_dialect.allocation import BindOp, filled_binding
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
-from pypto_dialect.dsl.annotations import NoPyPTOForm, dtype_text, type_text
+from pypto_dialect.dsl.annotations import (
+    NoPyPTOForm,
+    bound_tile_text,
+    dtype_text,
+    type_text,
+)
 from pypto_dialect.dsl.arguments import membership_text
 from pypto_dialect.dsl.errors import fail
 from pypto_dialect.dsl.literals import (
@@ -36,7 +42,7 @@ from pypto_dialect.dsl.tables import (
 )
 from pypto_dialect.numbers import integer_text
 from pypto_dialect.pipeline import YieldOp
-from pypto_dialect.types import TensorType
+from pypto_dialect.types import TensorType, TileType
 from pypto_dialect.walks import ancestors, walk_ops
 
 PL = MODULE_ALIAS
@@ -108,6 +114,8 @@ class FunctionPrinter:
         self.versions: dict[SSAValue, str] = {}
         """The name of the current SSA version of each tensor parameter."""
         self.written = _written_buffers(function)
+        self.folded: set[BindOp] = set()
+        """The bindings printed on the annotation of the op computing their tile."""
 
     def text(self) -> str:
         function = self.function
@@ -198,10 +206,36 @@ class FunctionPrinter:
         return name
 
     def assign(self, op: Operation, expression: str) -> None:
-        """`name: T = expression` for the result of `op`."""
+        """
+        `name: T = expression` for the result of `op`; when `op` computes its
+        tile into a binding, the binding's tile, with the allocation in `T`.
+        """
         result = op.results[0]
-        typ = self.type_of(result.type, op)
-        self.emit(f"{self.name(result, 'v')}: {typ} = {expression}")
+        binding = filled_binding(op)
+        if binding is None:
+            typ = self.type_of(result.type, op)
+            self.emit(f"{self.name(result, 'v')}: {typ} = {expression}")
+            return
+        typ = self.bound_type(binding)
+        bound = binding.result
+        name = self.names.new(bound.name_hint or result.name_hint, "v")
+        self.value_names[bound] = self.value_names[result] = name
+        self.folded.add(binding)
+        self.emit(f"{name}: {typ} = {expression}")
+
+    def bound_type(self, binding: BindOp) -> str:
+        """`pl.Tile[..., pl.MemRef("name", slots=N)[k], pl.Mem.X]` of a binding's tile."""
+        declaration = binding.declaration
+        slot = binding.slot
+        index = None if slot is None else self.ref(slot, binding, IndexType())
+        tile = binding.result.type
+        assert isinstance(tile, TileType)
+        try:
+            return bound_tile_text(
+                tile, declaration.label, declaration.num_slots, index
+            )
+        except NoPyPTOForm as error:
+            return fail(binding, str(error))
 
     def keywords(self, op: Operation, *keywords: str, call: bool = True) -> str:
         """`, k=v, attrs={...}` for a call (the membership, checked for non-calls)."""

@@ -13,8 +13,11 @@ from xdsl.dialects import func
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.dsl.annotations import (
+    MEMREF,
     Annotation,
+    MemRefSpec,
     dotted,
     pl_path,
     resolve,
@@ -23,6 +26,7 @@ from pypto_dialect.dsl.calls import build_tile_call
 from pypto_dialect.dsl.constructs import construct_name
 from pypto_dialect.dsl.control import ControlFlowBuilder, code, hint
 from pypto_dialect.dsl.tables import ALLOCATION_CALL, TileCall
+from pypto_dialect.types import TileType
 from pypto_dialect.walks import walk_ops
 
 
@@ -31,7 +35,9 @@ class FunctionBuilder(ControlFlowBuilder):
 
     def build(self, node: ast.FunctionDef) -> func.FuncOp:
         parameters = self._parameters(node)
-        self.block = Block(arg_types=[typ for _, typ in parameters])
+        self.block = entry = Block(arg_types=[typ for _, typ in parameters])
+        self.declarations: dict[str, AllocOp] = {}
+        """The allocations the annotations declare, by name, at the top of the body."""
         for (name, _), arg in zip(parameters, self.block.args, strict=True):
             hint(arg, name.arg)
             self.scope.bindings[name.arg] = arg
@@ -41,6 +47,9 @@ class FunctionBuilder(ControlFlowBuilder):
         for statement in body[:-1] if isinstance(last, ast.Return) else body:
             self.statement(statement)
         results = self._return(last if isinstance(last, ast.Return) else node, declared)
+        first = entry.first_op  # at least the func.return `_return` added
+        if self.declarations and first is not None:
+            entry.insert_ops_before(list(self.declarations.values()), first)
         function_type = ([typ for _, typ in parameters], [r.type for r in results])
         op = func.FuncOp(node.name, function_type, Region(self.block))
         op.location = self.source.location(node)
@@ -148,8 +157,43 @@ class FunctionBuilder(ControlFlowBuilder):
         if node.value is None:
             self.fail(node, "a declaration needs a value")
         target = self._target(node.target)
-        annotation = self.reader.read(node.annotation)
-        self._assign(target, node.value, annotation, node.annotation)
+        annotation, memref = self.reader.read_assigned(node.annotation)
+        if memref is None:
+            self._assign(target, node.value, annotation, node.annotation)
+            return
+        value = node.value
+        path = pl_path(value.func, self.alias) if isinstance(value, ast.Call) else None
+        if path is None or path[0] != "tile" or path == ("tile", ALLOCATION_CALL):
+            self.fail(
+                memref.node,
+                f"a {self.alias}.MemRef binds the tile a {self.alias}.tile call "
+                f"computes: '{dotted(value.func if isinstance(value, ast.Call) else value)}' "
+                "is not one",
+            )
+        slot = None if memref.index is None else self.index(memref.index)
+        tile = self._checked(value, annotation, node.annotation)
+        self.bind(target, self._bound(tile, memref, slot))
+
+    def _bound(
+        self, tile: SSAValue, memref: MemRefSpec, slot: SSAValue | None
+    ) -> SSAValue:
+        """`tile` bound to the allocation `memref` names (declared at its first use)."""
+        tile_type = tile.type
+        assert isinstance(tile_type, TileType)
+        declaration = self.declarations.get(memref.name)
+        if declaration is None:
+            declaration = AllocOp(memref.name, tile_type.memory_space, memref.slots)
+            hint(declaration.result, memref.name)
+            declaration.location = self.source.location(memref.node)
+            self.nodes[declaration] = memref.node
+            self.declarations[memref.name] = declaration
+        elif declaration.num_slots != memref.slots:
+            self.fail(
+                memref.node,
+                f'allocation "{memref.name}" is declared with {memref.slots} '
+                f"slot(s) here and with {declaration.num_slots} before",
+            )
+        return self.emit(BindOp(tile, declaration.result, slot), memref.node).result
 
     def _assign(
         self,
@@ -216,10 +260,15 @@ class FunctionBuilder(ControlFlowBuilder):
 
 
 def _what(node: ast.AST) -> str:
-    """`pl.tile.matmul: ` for the ops of a call, to prefix verifier messages."""
+    """
+    `pl.tile.matmul: ` for the ops of a call, to prefix verifier messages
+    (not for a `pl.MemRef`: its messages name the allocation).
+    """
     if isinstance(node, ast.For):
         node = node.iter
-    return f"{dotted(node.func)}: " if isinstance(node, ast.Call) else ""
+    if not isinstance(node, ast.Call) or dotted(node.func).endswith(f".{MEMREF}"):
+        return ""
+    return f"{dotted(node.func)}: "
 
 
 _STATEMENTS: dict[type[ast.stmt], Callable[[FunctionBuilder, Any], None]] = {

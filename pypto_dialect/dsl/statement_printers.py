@@ -13,6 +13,7 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.ir import Block, Operation
 
+from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.dsl.errors import fail
 from pypto_dialect.dsl.function_printer import (
     FunctionPrinter,
@@ -168,6 +169,17 @@ def _compare(p: FunctionPrinter, op: arith.CmpiOp | arith.CmpfOp) -> None:
     p.assign(op, p.comparison(op))
 
 
+def _binding(p: FunctionPrinter, op: BindOp) -> None:
+    """Printed on the annotation of the op computing its tile, or no PyPTO form."""
+    if op not in p.folded:
+        fail(
+            op,
+            "has no PyPTO form: PyPTO binds a tile where an op computes it, and this "
+            "tile is not the result of a tile op of the block whose only use is "
+            "this binding",
+        )
+
+
 def _return(p: FunctionPrinter, op: func.ReturnOp) -> None:
     p.membership(op, call=False)
     if op.arguments:
@@ -189,4 +201,6 @@ PRINTERS: StatementPrinters = {
     PipelineOp: _loop,
     scf.IfOp: _if,
     func.ReturnOp: _return,
+    AllocOp: lambda _p, _op: None,  # declared inline, by each binding's annotation
+    BindOp: _binding,
 }

@@ -2,7 +2,8 @@
 The PyPTO target: a module printed as PyPTO text, one `@pl.program` class
 per module and one `@pl.function` method per kernel.
 
-Every op with a result becomes an annotated assignment (`x: T = ...`),
+Every op with a result becomes an annotated assignment (`x: T = ...`; a
+binding of its tile puts the allocation in `T`, as PyPTO's printer does),
 `arith.constant` a literal at its uses, and each tensor parameter a chain of
 SSA versions: a store prints `out_1: T = pl.tile.store(t, [0], out)`, and a
 loop or `if` that writes a tensor carries it (`init_values`, `pl.yield_`), as

@@ -1,6 +1,7 @@
 """
 The `pypto` ops on numpy: windows of tensors and tiles, tile math, matmul and
-cross-core channels.
+cross-core channels. Declared allocations are storage, not values: a
+binding gives its tile unchanged.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from pypto_dialect import tile
+from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.effects import ChannelDirection
 from pypto_dialect.interpreter.elements import (
     BOOL,
@@ -374,6 +376,18 @@ class PyPTOFunctions(InterpreterFunctions):
     run_tpop_from_aiv = implementation(tile.TPopFromAivOp, _pop)
 
     run_pipeline = implementation(PipelineOp, run_loop)
+
+    @impl(AllocOp)
+    def run_alloc(
+        self, interpreter: Interpreter, op: AllocOp, args: PythonValues
+    ) -> PythonValues:
+        return (op.label,)  # a handle that only bindings use, and they ignore it
+
+    @impl(BindOp)
+    def run_bind(
+        self, interpreter: Interpreter, op: BindOp, args: PythonValues
+    ) -> PythonValues:
+        return args[:1]  # where a tile is held does not change its value
 
     @impl_terminator(YieldOp)
     def run_yield(

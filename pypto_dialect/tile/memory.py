@@ -33,6 +33,7 @@ from pypto_dialect.syntax import (
     ResultSyntax,
     TileOpSyntax,
     TileSyntaxOp,
+    parse_attributes_and_type,
     parse_indices,
     print_indices,
     print_pieces,
@@ -46,7 +47,7 @@ from pypto_dialect.tile.verification import (
     verify_same_rank,
     verify_same_shape,
 )
-from pypto_dialect.types import TensorType, TileType, parse_type
+from pypto_dialect.types import TensorType, TileType
 
 _item_at = cast(Callable[[Sequence[SSAValue], int], SSAValue], tuple.__getitem__)  # pyright: ignore[reportUnknownMemberType]
 """An item of xDSL's operand or result tuple, without its Python `__getitem__`."""
@@ -78,12 +79,7 @@ def _parse_element_access(
     """`%t[%r, %c] {attrs} : tile-type`; any other type is a parse error at the type."""
     tile = parser.parse_unresolved_operand()
     indices = parse_indices(parser)
-    attributes = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    start = parser.pos
-    tile_type = parse_type(parser)
-    if not isinstance(tile_type, TileType):
-        parser.raise_error(f"expected a !pypto.tile type, got {tile_type}", start)
+    attributes, tile_type = parse_attributes_and_type(parser, TileType)
     return tile, indices, attributes, tile_type
 
 

@@ -6,7 +6,7 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IndexType, IntegerAttr, f32
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from passes.analysis import MemoryAccess, OpSummaries
+from passes.analysis import DependenceGraph, MemoryAccess, OpSummaries
 from passes.analysis.windows import LinearForm, LinearForms
 from pypto_dialect.pipeline import PipelineOp, YieldOp
 from pypto_dialect.tile import LoadOp, StoreOp
@@ -90,3 +90,18 @@ def append_offset(
     add = arith.AddiOp(atom, value)
     append_before_terminator(body, add)
     return add.result
+
+
+def reachable(graph: DependenceGraph) -> list[set[int]]:
+    """Per op of `graph`, the ops its edges lead to, directly or not."""
+    reach: list[set[int]] = []
+    for start in range(len(graph.ops)):
+        seen: set[int] = set()
+        stack = [start]
+        while stack:
+            for successor in graph.successor_indices(stack.pop()):
+                if successor not in seen:
+                    seen.add(successor)
+                    stack.append(successor)
+        reach.append(seen)
+    return reach

@@ -56,6 +56,17 @@ class KernelEmitter:
 
     draw: Callable[[st.SearchStrategy[int]], int]
     max_stages: int
+    rotatable: bool = False
+    """Mostly step 1 and start 0: loops `lower-pipeline-to-slots` may rotate."""
+    bindings: bool = False
+    """
+    Some loads of blocks that no pipeline with stages > 1 encloses are bound
+    to declared allocations (of one slot, or of two: slot 0, 1 or `i % 2`).
+    """
+    declarations: list[str] = field(default_factory=list[str])
+    """The `pypto.alloc` lines, at the function's entry."""
+    replicated: int = 0
+    """The enclosing pipelines with stages > 1 (which `lower-pipeline-loops` copies)."""
     lines: list[str] = field(default_factory=list[str])
     constants: dict[str, str] = field(default_factory=dict[str, str])
     """`value : type` -> name of the constants, all defined at the function's entry."""

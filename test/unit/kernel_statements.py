@@ -45,9 +45,45 @@ class StatementBuilder(KernelEmitter):
 
     def load_vec(self, scope: Scope) -> str:
         tensor = self.choice(VEC_TENSORS)
+        bind = self.bindings and not self.replicated and self.sometimes(3)
+        slot = self.slot_index(scope) if bind else None
         tile = self.emit_load(tensor, self.row_offset(scope))
+        if bind:
+            tile = self.bind(tile, slot)
         scope.vec_tiles.append(tile)
         return tile
+
+    def slot_index(self, scope: Scope) -> str | None:
+        """The slot of a binding: none (one slot), 0, 1, or `i % 2` (two slots)."""
+        kind = self.integer(0, 3)
+        if kind == 3 and scope.loop_vars:
+            self.features.add("binding to slot i % 2")
+            two = self.constant_index(2)
+            return self.emit_value(
+                "k", f"arith.remsi {scope.loop_vars[-1].name}, {two} : index"
+            )
+        if kind in (1, 2):
+            self.features.add("binding to a constant slot")
+            return self.constant_index(kind - 1)
+        self.features.add("binding to an allocation of one slot")
+        return None
+
+    def bind(self, tile: str, slot: str | None) -> str:
+        """`tile` bound to a new allocation, or to one declared before (of its kind)."""
+        slots = 1 if slot is None else 2
+        kind = [line for line in self.declarations if f" slots {slots} " in line]
+        if kind and self.integer(0, 1):
+            allocation = self.choice(kind).split()[0]
+        else:
+            allocation = self.fresh("m")
+            name = allocation[1:]
+            self.declarations.append(
+                f'{allocation} = pypto.alloc "{name}" slots {slots} : !pypto.alloc<vec>'
+            )
+        index = "" if slot is None else f"[{slot}]"
+        return self.emit_value(
+            "b", f"pypto.bind {tile} to {allocation}{index} : {VEC_TILE}"
+        )
 
     def any_vec_tile(self, scope: Scope) -> str:
         if scope.vec_tiles and self.integer(0, 1):

@@ -66,7 +66,7 @@ class _KernelBuilder(StatementBuilder):
 
     def loop_bounds(self, scope: Scope, stages: int) -> tuple[str, str, LoopVar]:
         """`lb`, `ub` and the induction variable (without its name yet)."""
-        step = self.integer(1, 3)
+        step = self.integer(1, 3) if not self.rotatable or self.sometimes(3) else 1
         trip = self.integer(0, 3) * stages + self.integer(-1, stages)
         outer = scope.loop_vars[-1] if scope.loop_vars else None
         if outer is not None and self.sometimes(2):
@@ -80,7 +80,7 @@ class _KernelBuilder(StatementBuilder):
             low, high = outer.low, outer.high + max(trip - 1, 0) * step
             self.features.add("bounds from an outer loop")
         else:
-            lb = self.integer(0, 3)
+            lb = self.integer(0, 3) if not self.rotatable or self.sometimes(3) else 0
             dynamic_lb, dynamic_ub = self.sometimes(3), self.sometimes(2)
             if self.sometimes(6):
                 ub = lb - self.integer(1, 3)
@@ -164,6 +164,7 @@ class _KernelBuilder(StatementBuilder):
         self.emit(header + " {")
         enclosing = self.copies
         self.copies *= lowered_copies(stages, var.trip, static=static)
+        self.replicated += stages > 1
         with self.indented():
             body = scope.nested()
             body.loop_vars.append(var)
@@ -174,6 +175,7 @@ class _KernelBuilder(StatementBuilder):
                 self.emit(f"pypto.yield {', '.join(yielded)} : {types}")
         self.emit("}")
         self.copies = enclosing
+        self.replicated -= stages > 1
         return [
             (result, typ) for result, (_, _, typ) in zip(results, inits, strict=True)
         ]
@@ -248,9 +250,21 @@ def lowered_copies(stages: int, trip: int, *, static: bool) -> int:
 
 
 @st.composite
-def kernels(draw: st.DrawFn, max_stages: int = 8) -> GeneratedKernel:
-    """A random valid kernel with one or two pipeline loops of at most `max_stages`."""
-    builder = _KernelBuilder(draw=draw, max_stages=max_stages)
+def kernels(
+    draw: st.DrawFn,
+    max_stages: int = 8,
+    *,
+    rotatable: bool = False,
+    bindings: bool = False,
+) -> GeneratedKernel:
+    """
+    A random valid kernel with one or two pipeline loops of at most
+    `max_stages`; `rotatable`: loops mostly with step 1 and start 0;
+    `bindings`: loads bound to declared allocations (`KernelEmitter.bindings`).
+    """
+    builder = _KernelBuilder(
+        draw=draw, max_stages=max_stages, rotatable=rotatable, bindings=bindings
+    )
     scope = Scope()
     returned: list[tuple[str, str]] = []
     for _ in range(1 + builder.sometimes(3)):
@@ -261,7 +275,7 @@ def kernels(draw: st.DrawFn, max_stages: int = 8) -> GeneratedKernel:
             builder.statement(scope)
     builder.note_leftovers(scope)
     signature = ", ".join([*TENSOR_PARAMS, *builder.params])
-    constants = [
+    constants = [f"  {line}" for line in builder.declarations] + [
         f"  {name} = arith.constant {literal}"
         for literal, name in builder.constants.items()
     ]

@@ -3,10 +3,13 @@ A dynamic, exact legality check for passes that move or copy memory ops.
 
 `trace_kernel` runs a kernel with an interpreter listener that records every
 memory access as it happens: which op (and which run of it), read or write,
-which memory location (a tensor parameter, a cross-core channel) and the
-concrete window, from the runtime offsets and the tile shape. The accesses
-come from the ops' memory effects (`xdsl.traits.get_effects`) and the
-`TensorWindowAccess` interface, never from op names. Independent of
+which memory location (a tensor parameter, a cross-core channel, a declared
+allocation) and the concrete window, from the runtime offsets and the tile
+shape (of an allocation: the runtime slot). The accesses come from the ops'
+memory effects (`xdsl.traits.get_effects`) and the `TensorWindowAccess` and
+`AllocationBinding` interfaces, never from op names (so the reads of a bound
+tile, which are no op's effect, are not traced: `test_dependence_slots.py`
+checks their order). Independent of
 `passes/analysis/` by design: it checks that analysis, so it shares no code
 with it.
 
@@ -44,7 +47,8 @@ from xdsl.traits import (
     get_effects,
 )
 
-from pypto_dialect.effects import TensorWindowAccess
+from pypto_dialect.allocation import MAX_SLOTS
+from pypto_dialect.effects import AllocationBinding, TensorWindowAccess
 from pypto_dialect.interpreter import KernelArg, KernelRun, run_kernel
 
 BARRIER = "unknown memory"
@@ -122,7 +126,16 @@ class _ResourceEffect:
     location: str
 
 
-_Effect = _TensorEffect | _ResourceEffect
+@dataclass(frozen=True)
+class _SlotEffect:
+    writes: bool
+    allocation: SSAValue
+    slot: SSAValue | None
+
+
+_Effect = _TensorEffect | _ResourceEffect | _SlotEffect
+SLOTS = (MAX_SLOTS,)
+"""The shape of an allocation's location: one element per slot."""
 
 
 def _op_effects(op: Operation) -> list[_Effect]:
@@ -139,6 +152,8 @@ def _op_effects(op: Operation) -> list[_Effect]:
         return [_ResourceEffect(True, BARRIER)]
     merged: dict[object, _Effect] = {}
     for effect in effects:
+        if effect.kind is MemoryEffectKind.ALLOC and effect.value in op.results:
+            continue  # memory that nothing before the op can name
         writes = effect.kind is not MemoryEffectKind.READ  # allocations, frees too
         described: _Effect
         if isinstance(op, TensorWindowAccess) and effect.value is op.accessed_tensor:
@@ -146,6 +161,9 @@ def _op_effects(op: Operation) -> list[_Effect]:
                 writes, op.accessed_tensor, op.window_offsets, op.window_shape
             )
             key: object = op.accessed_tensor
+        elif isinstance(op, AllocationBinding) and effect.value is op.bound_allocation:
+            described = _SlotEffect(writes, op.bound_allocation, op.bound_slot)
+            key = op.bound_allocation
         elif effect.value is None and not isinstance(effect.resource, DefaultResource):
             described = _ResourceEffect(writes, effect.resource.name())
             key = described.location
@@ -180,6 +198,13 @@ class _Recorder(Interpreter.Listener):
             if isinstance(effect, _ResourceEffect):
                 self.raw.append((op, run, effect, None, ()))
                 continue
+            if isinstance(effect, _SlotEffect):
+                # The interpreter's value of an allocation is its name.
+                slot = 0 if effect.slot is None else values[effect.slot].value.data
+                assert 0 <= slot < MAX_SLOTS, "slot indices of generated kernels"
+                location = f"allocation {values[effect.allocation]}"
+                self.raw.append((op, run, effect, location, ((slot, slot + 1),)))
+                continue
             starts = [values[offset].value.data for offset in effect.offsets]
             window = tuple(
                 (start, start + extent)
@@ -198,6 +223,9 @@ def trace_kernel(module: ModuleOp, entry: str, args: Mapping[str, KernelArg]) ->
     for op, count, effect, tensor, window in recorder.raw:
         if isinstance(effect, _ResourceEffect):
             location = effect.location
+        elif isinstance(effect, _SlotEffect):
+            location = tensor
+            shapes.setdefault(location, SLOTS)
         else:
             # Kernels only see their parameters' tensors (run_kernel copies them in).
             location = names[id(tensor)]

@@ -23,7 +23,15 @@ FAMILIES = {
     "stages-dynamic",
     "nesting",
 }
-PHASES = {"parse", "lower", "canonicalize", "print", "parse_output", "end_to_end"}
+PHASES = {
+    "parse",
+    "lower",
+    "canonicalize",
+    "slots",
+    "print",
+    "parse_output",
+    "end_to_end",
+}
 
 
 def _table(markdown: str, header: str) -> list[list[str]]:
@@ -74,8 +82,10 @@ def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
         "(b)",
         "(d)",
         "(e)",
+        "(i)",
     }
     assert all(case["canonicalize_over_lower"] > 0 for case in cases)
+    assert all(case["slots_over_lower"] > 0 for case in cases)
 
     markdown = (tmp_path / "results.md").read_text()
     header, *rows = _table(markdown, "| family | param | ops in |")

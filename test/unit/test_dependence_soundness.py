@@ -18,6 +18,7 @@ from dependence_helpers import (
     append_before_terminator,
     append_offset,
     pipeline_body,
+    reachable,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -109,20 +110,6 @@ def _conflict(built: _Built, a: int, b: int, forms: LinearForms) -> bool:
     return not window_a.is_disjoint_from(window_b)
 
 
-def _reachable(graph: DependenceGraph) -> list[set[int]]:
-    reach: list[set[int]] = []
-    for start in range(len(graph.ops)):
-        seen: set[int] = set()
-        stack = [start]
-        while stack:
-            for successor in graph.successor_indices(stack.pop()):
-                if successor not in seen:
-                    seen.add(successor)
-                    stack.append(successor)
-        reach.append(seen)
-    return reach
-
-
 @settings(max_examples=300, deadline=None)
 @given(_specs, st.randoms(use_true_random=False))
 def test_memory_edges_match_all_pairs_conflicts(
@@ -139,7 +126,7 @@ def test_memory_edges_match_all_pairs_conflicts(
         if _conflict(built, a, b, forms)
     }
     # Sound: the transitive closure orders every conflicting pair.
-    reach = _reachable(graph)
+    reach = reachable(graph)
     for a, b in conflicts:
         assert index[b] in reach[index[a]]
     # Precise: every memory edge is a conflict.

@@ -31,6 +31,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.test_value import create_ssa_value
 
 from pypto_dialect import tile
+from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.constants import constant_int
 from pypto_dialect.dialect import PyPTO
@@ -40,7 +41,13 @@ from pypto_dialect.effects import (
     TensorWindowAccess,
 )
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy, YieldOp
-from pypto_dialect.types import MemorySpace, MemorySpaceAttr, TensorType, TileType
+from pypto_dialect.types import (
+    AllocType,
+    MemorySpace,
+    MemorySpaceAttr,
+    TensorType,
+    TileType,
+)
 
 VEC = MemorySpace.VEC
 index = IndexType()
@@ -142,10 +149,17 @@ def test_invalid_membership_raises(pairs: list[tuple[int, int]], message: str):
 
 def test_dialect_contents():
     assert PyPTO.name == "pypto"
-    assert set(PyPTO.operations) == {*tile.TILE_OPS, PipelineOp, YieldOp}
+    assert set(PyPTO.operations) == {
+        *tile.TILE_OPS,
+        PipelineOp,
+        YieldOp,
+        AllocOp,
+        BindOp,
+    }
     assert set(PyPTO.attributes) == {
         TensorType,
         TileType,
+        AllocType,
         MemorySpaceAttr,
         MembershipAttr,
     }

@@ -6,8 +6,9 @@ changes what a kernel computes.
 Each mutant (`mutations.mutants()`: a generated kernel, custom or generic
 form, with a few mutations) is read as the tools read a file
 (`decode_source`), then runs through parse, verify, then
-`lower-pipeline-loops`, verify, `canonicalize-io-order`, verify, and
-`canonicalize-io-order` alone on the parsed module, verify. A step may raise
+`lower-pipeline-loops`, verify, `canonicalize-io-order`, verify;
+`canonicalize-io-order` alone on the parsed module, verify; and the three
+passes, `lower-pipeline-to-slots` first, each followed by verify. A step may raise
 `ParseError` or a `DiagnosticException` (which ends the chain; the
 canonicalize-alone chain still runs after a lowering failure); anything else
 fails the test with its traceback and the mutant, as do a pass's output that
@@ -26,7 +27,7 @@ step that reported a diagnostic (`unreadable`, `parse error`, `verify
 error`), else whether the kernel ran, the export, and for each chain
 (`chained:` both passes, `remainder loop:` both with
 `lower-pipeline-loops{remainder=loop}`, `alone:` canonicalize-io-order
-alone) `accepted`
+alone, `slots:` the three passes) `accepted`
 (`, same results` when checked against a run) or the pass that reported one.
 
 A hypothesis run stops at its first failure; to count failures over a long
@@ -61,6 +62,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass
 from pypto_dialect.checked import parse_module, verify_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.dsl import parse_pypto, print_pypto
@@ -77,6 +79,7 @@ from pypto_dialect.interpreter import (
 from pypto_dialect.source_text import UnreadableInput, decode_source
 
 CONTEXT = pypto_context()
+SLOTS = LowerPipelineToSlotsPass()
 LOWER = LowerPipelineLoopsPass()
 LOWER_WITH_LOOP = LowerPipelineLoopsPass(remainder="loop")
 CANONICALIZE = CanonicalizeIOOrderPass()
@@ -281,13 +284,15 @@ def run_mutant(mutant: Mutant) -> list[str]:
         "run: " + ("ran" if reference is not None else "run-time error"),
         f"export: {export_round_trip(module, reference)}",
     ]
-    alone, with_loop = module.clone(), module.clone()
+    alone, with_loop, rotated = module.clone(), module.clone(), module.clone()
     chain_with_loop = (LOWER_WITH_LOOP, CANONICALIZE)
+    chain_with_slots = (SLOTS, LOWER, CANONICALIZE)
     return [
         *outcomes,
         f"chained: {run_passes(module, (LOWER, CANONICALIZE), reference)}",
         f"remainder loop: {run_passes(with_loop, chain_with_loop, reference)}",
         f"alone: {run_passes(alone, (CANONICALIZE,), reference)}",
+        f"slots: {run_passes(rotated, chain_with_slots, reference)}",
     ]
 
 

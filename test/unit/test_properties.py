@@ -53,6 +53,8 @@ from passes import canonicalize_io_order
 from passes.analysis import Dependence, DependenceGraph, DependenceKind
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass
+from pypto_dialect.allocation import BindOp
 from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import (
     KernelArg,
@@ -65,6 +67,7 @@ from pypto_dialect.interpreter import (
 pytestmark = pytest.mark.slow
 
 CONTEXT = pypto_context()
+SLOTS = LowerPipelineToSlotsPass()
 LOWER = LowerPipelineLoopsPass()
 LOWER_WITH_LOOP = LowerPipelineLoopsPass(remainder="loop")
 CANONICALIZE = CanonicalizeIOOrderPass()
@@ -156,6 +159,25 @@ def lower(run: Run, *, round_trip: bool = True, pass_: ModulePass = LOWER) -> No
     check_output(pass_, run.module, round_trip=round_trip)
 
 
+def _without_allocations(trace: Trace) -> Trace:
+    """`trace` without the accesses to declared allocations (bindings)."""
+    kept = tuple(a for a in trace.accesses if not a.location.startswith("allocation"))
+    return Trace(trace.run, kept, trace.shapes)
+
+
+def _tensor_copy_violations(before: Trace, after: Trace) -> list[str]:
+    """`copy_violations` of the tensors and channels: a binding adds accesses."""
+    return copy_violations(_without_allocations(before), _without_allocations(after))
+
+
+def rotate(run: Run) -> None:
+    """Apply `lower-pipeline-to-slots` and check every property."""
+    assert run.apply(SLOTS, _tensor_copy_violations) == NONE
+    check_output(SLOTS, run.module, round_trip=True)
+    if any(isinstance(op, BindOp) for op in run.module.walk()):
+        event("lower-pipeline-to-slots rotated a loop")
+
+
 def canonicalize(run: Run) -> None:
     """Apply `canonicalize-io-order` and check every property."""
     order = [access.instance for access in run.trace.accesses]
@@ -187,10 +209,33 @@ def test_canonicalize_io_order(kernel: GeneratedKernel, seed: int):
     canonicalize(Run(kernel, seed))
 
 
+@given(kernels(max_stages=1, bindings=True), SEEDS)
+def test_canonicalize_io_order_with_bindings(kernel: GeneratedKernel, seed: int):
+    """Loads bound to declared allocations: their bindings keep their order."""
+    canonicalize(Run(kernel, seed))
+
+
 @given(kernels(), SEEDS)
 def test_both_passes_chained(kernel: GeneratedKernel, seed: int):
     run = Run(kernel, seed)
     lower(run, round_trip=False)  # test_lower_pipeline_loops round-trips its output
+    canonicalize(run)
+
+
+@given(kernels(rotatable=True), SEEDS)
+def test_lower_pipeline_to_slots(kernel: GeneratedKernel, seed: int):
+    rotate(Run(kernel, seed))
+
+
+@given(kernels(rotatable=True, bindings=True), SEEDS)
+def test_all_three_passes_chained(kernel: GeneratedKernel, seed: int):
+    """
+    `lower-pipeline-to-slots` in front of both passes: each checked on its
+    own input (`lower-pipeline-loops` never meets a binding to copy).
+    """
+    run = Run(kernel, seed)
+    rotate(run)
+    lower(run, round_trip=False)
     canonicalize(run)
 
 
@@ -203,6 +248,21 @@ def test_order_without_the_graph_is_the_graphs(kernel: GeneratedKernel):
     """
     module = parse(kernel.text)
     LOWER.apply(CONTEXT, module)
+    _same_with_the_graph(module)
+
+
+@given(kernels(rotatable=True))
+def test_order_of_rotated_loops_without_the_graph_is_the_graphs(
+    kernel: GeneratedKernel,
+):
+    """As above, with `lower-pipeline-to-slots` in front (blocks with slots)."""
+    module = parse(kernel.text)
+    SLOTS.apply(CONTEXT, module)
+    LOWER.apply(CONTEXT, module)
+    _same_with_the_graph(module)
+
+
+def _same_with_the_graph(module: ModuleOp) -> None:
     with_graph = module.clone()
     CANONICALIZE.apply(CONTEXT, module)
     with redirect_stderr(StringIO()):
@@ -221,6 +281,19 @@ def test_upstream_passes_compose(
     """
     run = Run(kernel, seed)
     for pass_ in (LOWER, CANONICALIZE, *upstream):
+        apply_checked(pass_, CONTEXT, run.module)
+    after = run_kernel(run.module, kernel.entry, run.inputs)
+    assert compare_runs(run.trace.run, after) == []
+
+
+@COMPOSITION_BUDGET
+@given(kernels(rotatable=True), SEEDS, st.permutations(UPSTREAM))
+def test_upstream_passes_compose_with_rotations(
+    kernel: GeneratedKernel, seed: int, upstream: list[ModulePass]
+):
+    """As above, with `lower-pipeline-to-slots` in front."""
+    run = Run(kernel, seed)
+    for pass_ in (SLOTS, LOWER, CANONICALIZE, *upstream):
         apply_checked(pass_, CONTEXT, run.module)
     after = run_kernel(run.module, kernel.entry, run.inputs)
     assert compare_runs(run.trace.run, after) == []

@@ -118,11 +118,12 @@ def test_every_type_row_imports_and_exports(
     assert f"(self, v: {printed})" in text
 
 
-def test_a_tile_with_a_memref_is_an_error() -> None:
+def test_a_memref_held_in_a_variable_is_an_error() -> None:
     assert error(
         program("pass", params="v: pl.Tile[[8], pl.FP32, buf, pl.Mem.Vec]")
     ) == (
-        "a tile with a MemRef ('buf') is not supported: expected a memory space or "
+        "unsupported item 'buf' of a tile annotation: expected a memory space, "
+        'pl.MemRef("name") (declared inline, not held in a variable) or '
         "pl.TileView(...)"
     )
 

@@ -18,7 +18,7 @@ from xdsl.parser import Parser
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.context import pypto_context
-from pypto_dialect.walks import ops_with_regions, walk_ops
+from pypto_dialect.walks import ops_with_regions, outer_ops_first, walk_ops
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.mlir"))
 
@@ -46,8 +46,17 @@ def test_ops_with_regions_in_walk_order(path: Path):
     assert ops_with_regions(module) == expected
 
 
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.stem)
+def test_outer_ops_first_in_walk_order(path: Path):
+    module = lowered(path)
+    expected = [op for op in module.walk() if op.regions]
+    assert len(expected) > 1
+    assert outer_ops_first(module) == expected
+
+
 def test_ops_with_regions_of_an_op_without_regions():
     assert ops_with_regions(arith.ConstantOp.from_int_and_width(1, 64)) == []
+    assert outer_ops_first(arith.ConstantOp.from_int_and_width(1, 64)) == []
 
 
 def test_order_of_a_small_nest():

@@ -4,6 +4,7 @@
 
 // RUN: pypto-opt --help-pass lower-pipeline-loops | filecheck %s --check-prefix=OURS
 // RUN: pypto-opt --help-pass canonicalize-io-order | filecheck %s --check-prefix=EXPLAIN
+// RUN: pypto-opt --help-pass lower-pipeline-to-slots | filecheck %s --check-prefix=SLOTS
 // RUN: pypto-opt --help-pass inline-snrt | filecheck %s --check-prefix=UPSTREAM
 // RUN: pypto-opt --help-pass convert-scf-to-openmp | filecheck %s --check-prefix=UNDOCUMENTED
 // RUN: pypto-opt --help-pass cse | filecheck %s --check-prefix=NONE
@@ -27,6 +28,15 @@
 // EXPLAIN-NEXT: order: a string; default "category"
 // EXPLAIN-NEXT:     `category` (PyPTO's), `engine` or `modelled`: see the pass's page.
 // EXPLAIN-NEXT: costs: a string; default ""
+
+// SLOTS:      lower-pipeline-to-slots (passes.lower_pipeline_to_slots.LowerPipelineToSlotsPass)
+// SLOTS-EMPTY:
+// SLOTS-NEXT:   Rotate the loads of pipeline loops through slots, keeping one body.
+// SLOTS:      Options (lower-pipeline-to-slots{option=value ...}):
+// SLOTS-NEXT:   explain: true or false; default false
+// SLOTS-NEXT:       Print to stderr, per pipeline with stages > 1, the loads it rotates, or
+// SLOTS:        costs: a string; default ""
+// SLOTS-NEXT:       The cost table (JSON, as `pypto-report --costs`) whose capacities bound
 
 // Options inherited from a base class keep their docstrings.
 // UPSTREAM:  inline-snrt (xdsl.transforms.inline_snrt.InlineSnrtPass)
