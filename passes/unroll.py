@@ -21,7 +21,7 @@ from xdsl.ir.core import OpT
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from passes.cloning import clone_op
+from passes.cloning import clone_op, create_op, insert_fresh
 from passes.demote import demote_to_scf_for
 from pypto_dialect.constants import constant_int
 from pypto_dialect.numbers import INDEX_MIN
@@ -142,15 +142,19 @@ class _Unrolling:
         self, builder: Builder, op: Operation, name: str | None
     ) -> SSAValue:
         """Insert a single-result op at the loop's location and name its result."""
-        builder.insert(self.located(op))
+        insert_fresh(builder, (self.located(op),))
         op.results[0].name_hint = name
         return op.results[0]
 
     def constant(self, value: int) -> SSAValue:
         """An index constant before the loop, created at most once per value."""
         if value not in self.constants:
-            constant = arith.ConstantOp.create(
-                properties={"value": _index_attr(value)}, result_types=[_INDEX]
+            constant = create_op(
+                arith.ConstantOp,
+                (),
+                _INDEX,
+                {"value": _index_attr(value)},
+                self.loop.location,
             )
             self.constants[value] = self.insert_named(
                 self.rewriter, constant, f"c{value}"
@@ -163,10 +167,14 @@ class _Unrolling:
             return self.constant(base + k * self.step)
         if k == 0:
             return base
-        # `create`: the operands are known to be two indices (the checked
-        # constructor costs as much as cloning a whole tile op).
-        offset = arith.AddiOp.create(
-            operands=[base, self.constant(k * self.step)], result_types=[_INDEX]
+        # The operands are known to be two indices (the checked constructor
+        # costs as much as cloning a whole tile op).
+        offset = create_op(
+            arith.AddiOp,
+            (base, self.constant(k * self.step)),
+            _INDEX,
+            {},
+            self.loop.location,
         )
         return self.insert_named(builder, offset, self.body_args[0].name_hint)
 
@@ -195,7 +203,9 @@ class _Unrolling:
             mapper: dict[SSAValue, SSAValue] = dict(
                 zip(self.body_args, (index, *carried), strict=True)
             )
-            builder.insert([clone_op(body_op, mapper) for body_op in self.body_ops])
+            insert_fresh(
+                builder, [clone_op(body_op, mapper) for body_op in self.body_ops]
+            )
             copies.append(mapper)
             carried = tuple(mapper.get(value, value) for value in self.yielded)
         self.annotate(copies)
