@@ -30,7 +30,13 @@ from passes.analysis.order_check import keeps_dependences
 from passes.collector import collector_paused
 from passes.demote import demote_to_scf_for
 from passes.diagnostics import fail
-from passes.explain import describe_block, explain_order
+from passes.explain import (
+    BlockExplanation,
+    describe_block,
+    explain_order,
+    printed_names,
+    render_explanations,
+)
 from passes.io_order_policy import rotate_acc_stages, schedule_keys
 from passes.scheduling import move_into_order, priority_order, sorted_order
 from pypto_dialect.pipeline import PipelineOp
@@ -46,6 +52,9 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     """
 
     explain: bool = False
+    """Record in `explanations` each op that moved or that a dependence held back."""
+    explanations: list[BlockExplanation] = field(default_factory=list[BlockExplanation])
+    """Per block, in the order they were reordered; the pass prints them when done."""
     summaries: OpSummaries = field(default_factory=OpSummaries)
     """
     Memoized across the blocks of a nest, which are analysed inside out: valid
@@ -88,10 +97,9 @@ class CanonicalizeIOOrderPattern(RewritePattern):
         if (
             self.explain
             and graph is not None
-            and (lines := explain_order(graph, keys, order, moved))
+            and (steps := explain_order(graph, keys, order, moved))
         ):
-            header = f"canonicalize-io-order: {describe_block(block)}:"
-            print(header, *lines, sep="\n", file=sys.stderr)
+            self.explanations.append(BlockExplanation(describe_block(block), steps))
 
 
 def check_lowered(pipelines: Sequence[PipelineOp]) -> None:
@@ -117,10 +125,13 @@ def check_lowered(pipelines: Sequence[PipelineOp]) -> None:
 @dataclass(frozen=True)
 class CanonicalizeIOOrderPass(ModulePass):
     """
-    Reorder every block inside a `pypto.pipeline` into scalars, loads, then
-    compute and store per stage, as far as SSA and memory dependences allow;
-    then demote every `pypto.pipeline stages 1` to `scf.for`. A pipeline with
-    more than one stage is an error: run `lower-pipeline-loops` first.
+    Order the blocks of pipeline loops as loads first, then compute and stores.
+
+    Every block inside a `pypto.pipeline` is reordered into scalars, loads,
+    then compute and store per stage, as far as SSA and memory dependences
+    allow; then every `pypto.pipeline stages 1` is demoted to `scf.for`. A
+    pipeline with more than one stage is an error: run `lower-pipeline-loops`
+    first.
     """
 
     name = "canonicalize-io-order"
@@ -143,3 +154,7 @@ class CanonicalizeIOOrderPass(ModulePass):
             pattern.match_and_rewrite(nested, PatternRewriter(nested))
         for pipeline in pipelines:
             demote_to_scf_for(pipeline, PatternRewriter(pipeline))
+        if pattern.explanations:
+            # Named as the module printed now shows them (`printed_names`).
+            text = render_explanations(pattern.explanations, printed_names(op))
+            print(text, file=sys.stderr)

@@ -245,11 +245,13 @@ class LowerPipelinePattern(RewritePattern):
 @dataclass(frozen=True)
 class LowerPipelineLoopsPass(ModulePass):
     """
-    Replicate the body of every `pypto.pipeline ... stages F` (F > 1) F times:
-    a `stages 1` main loop with step `F*step` plus the remaining iterations
-    (flattened copies for static bounds, an `scf.if` cascade for dynamic
-    ones); every tile-producing op of copy k gets `(group, k)` appended to
-    its `pypto.pipeline_membership`. Idempotent.
+    Unroll every `pypto.pipeline` of `stages F > 1` F times, tagging the copies.
+
+    Each becomes a `stages 1` main loop with step `F*step` and F copies of
+    the body, plus the remaining iterations (flattened copies for static
+    bounds, an `scf.if` cascade for dynamic ones); every tile-producing op
+    of copy k gets `(group, k)` appended to its `pypto.pipeline_membership`.
+    Idempotent.
     """
 
     name = "lower-pipeline-loops"

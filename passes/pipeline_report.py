@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects import func, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     FileLineColLoc,
     IntAttr,
@@ -47,34 +47,45 @@ from xdsl.utils.exceptions import (
 from passes.analysis.engines import (
     CostModel,
     CostTableError,
-    Engine,
+    Unit,
     default_costs,
     load_costs,
     static_trip_count,
 )
-from passes.analysis.timeline import MIN_ITERATIONS, Loop, Timeline, simulate
+from passes.analysis.graph import schedulable_ops
+from passes.analysis.timeline import (
+    MAX_TOTAL_ITERATIONS,
+    MIN_ITERATIONS,
+    Loop,
+    LoopModel,
+    Timeline,
+)
+from passes.io_order_policy import effective_membership
 from passes.pipeline_report_text import render_advice, render_report
+from passes.report_defaults import DEFAULT_PASSES, MAX_STAGES, max_stages_problem
 from pypto_dialect.checked import verify_module
 from pypto_dialect.constants import constant_int
-from pypto_dialect.numbers import integer_text
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import closest, walk_ops
 
-DEFAULT_PASSES = "lower-pipeline-loops,canonicalize-io-order"
-"""The pipeline the advisor runs when none is given."""
 WITHIN_BOUND = 0.05
 """The advisor's tolerance: a candidate is good within 5% of its bound."""
-MAX_STAGES = 8
-"""The largest `stages` the advisor tries by default."""
-MAX_ADVISED_STAGES = 64
-"""
-The largest `max_stages` the advisor accepts: candidate F lowers a copy of
-the kernel with about F (static) to F^2/2 (dynamic) copies of the body, so
-the work of N candidates grows as N^2 to N^3.
-"""
+DYNAMIC_TRIP = "dynamic trip count: give it with --trip N (the pass: trip=N)"
+"""The note of a whole loop without a trip count."""
 SHOWN_ITERATIONS = 3
 """Iterations of the loop after the passes that a trace or plot shows."""
 _NO_LOCATION = StringAttr("<pipeline-report>")
+
+
+@dataclass(frozen=True)
+class Whole:
+    """The time of a whole loop: every iteration, warm-up, drain and remainder."""
+
+    trip: int | None
+    """Original iterations (None: a dynamic trip count without `trip`)."""
+    time: float | None
+    """Cycles from the first op to the last (None: not simulated, see `note`)."""
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,7 @@ class Figures:
     timeline: Timeline
     copies: int
     """Original iterations per iteration of the loop (F after the lowering)."""
+    whole: Whole = Whole(None, None)
 
     def per_iteration(self, time: float) -> float:
         return time / self.copies
@@ -97,25 +109,41 @@ class Figures:
         return self.per_iteration(self.timeline.bound)
 
     @property
-    def busy(self) -> dict[Engine, float]:
-        return {e: self.per_iteration(t) for e, t in self.timeline.busy.items()}
+    def busy(self) -> dict[Unit, float]:
+        return {u: self.per_iteration(t) for u, t in self.timeline.busy.items()}
 
     @property
     def fits(self) -> bool:
         return not self.timeline.over_capacity
 
+    @property
+    def whole_efficiency(self) -> float | None:
+        """bound x trip / whole-loop time: what warm-up, drain and remainder cost."""
+        whole = self.whole
+        if whole.time is None or whole.trip is None:
+            return None
+        return 1.0 if whole.time == 0 else self.bound * whole.trip / whole.time
+
     def to_json(self) -> dict[str, Any]:
         timeline = self.timeline
+        bottleneck = timeline.bottleneck
         return {
             "time_per_iteration": self.time,
             "bound": self.bound,
-            "bottleneck": timeline.bottleneck,
+            "bottleneck": None if bottleneck is None else timeline.label(bottleneck),
             "efficiency": timeline.efficiency,
-            "busy": {str(e): t for e, t in self.busy.items()},
+            "busy": {timeline.label(u): t for u, t in self.busy.items()},
             "peak_bytes": {str(s): b for s, b in timeline.peak_bytes.items()},
             "over_capacity": sorted(str(s) for s in timeline.over_capacity),
             "iterations_per_loop_iteration": self.copies,
             "steady_state": "periodic" if timeline.converged else "average",
+            "cores": [str(core) for core in timeline.cores],
+            "whole_loop": {
+                "trip": self.whole.trip,
+                "time": self.whole.time,
+                "efficiency": self.whole_efficiency,
+                "note": self.whole.note,
+            },
         }
 
 
@@ -127,16 +155,25 @@ class LoopReport:
     """The pipeline's position among the module's pipelines (program order)."""
     function: str
     location: str
+    """`file:line:col`, or `#N` (N = index + 1) for a pipeline parsed without locations."""
     stages: int
     before: Figures
     after: Figures | None
     note: str = ""
     """Why `after` is missing, when a pipeline ran."""
+    induction_var: str | None = None
+    """The name hint of the pipeline's induction variable."""
 
     @property
     def name(self) -> str:
         where = f"@{self.function}: " if self.function else ""
-        return f"{where}pypto.pipeline at {self.location}, stages {self.stages}"
+        if not self.location.startswith("#"):
+            place = f"at {self.location}"
+        elif self.induction_var is not None:
+            place = f"%{self.induction_var} ({self.location})"
+        else:
+            place = self.location
+        return f"{where}pypto.pipeline {place}, stages {self.stages}"
 
     @property
     def speedup(self) -> float | None:
@@ -159,6 +196,7 @@ class LoopReport:
         return {
             "function": self.function,
             "location": self.location,
+            "induction_var": self.induction_var,
             "stages": self.stages,
             "before": self.before.to_json(),
             "after": None if self.after is None else self.after.to_json(),
@@ -225,32 +263,121 @@ def compare(
     module: ModuleOp,
     model: CostModel,
     after: tuple[ModuleOp, Sequence[LocationAttr]] | None = None,
+    trip: int | None = None,
 ) -> list[LoopReport]:
     """
     The report of each pipeline of `module`, and of its loop in `after` (the
-    output of `copy_for_passes` once the passes ran) if given.
+    output of `copy_for_passes` once the passes ran) if given; `trip` is the
+    trip count of pipelines whose bounds are not constants.
     """
     reports: list[LoopReport] = []
     for index, pipeline in enumerate(pipelines(module)):
         function, location = _describe(pipeline, index)
+        trips = static_trip_count(pipeline)
+        trips = trip if trips is None else trips
         lowered = None if after is None else find_loop(after[0], after[1][index])
         figures = None
         if lowered is not None:
-            figures = Figures(simulate(lowered, model), _copies(pipeline, lowered))
+            figures = lowered_figures(pipeline, lowered, model, trips)
         shown = SHOWN_ITERATIONS * (1 if figures is None else figures.copies)
-        before = Figures(
-            simulate(pipeline, model, min_iterations=max(MIN_ITERATIONS, shown + 1)),
+        before = loop_figures(
+            LoopModel.prepare(pipeline, model),
             1,
+            trips,
+            min_iterations=max(MIN_ITERATIONS, 2 * shown + 1),
         )
         note = ""
         if after is not None and lowered is None:
             note = "no loop after the passes (its iterations were flattened)"
         reports.append(
             LoopReport(
-                index, function, location, pipeline.num_stages, before, figures, note
+                index,
+                function,
+                location,
+                pipeline.num_stages,
+                before,
+                figures,
+                note,
+                pipeline.induction_var.name_hint,
             )
         )
     return reports
+
+
+def loop_figures(
+    loop: LoopModel,
+    copies: int,
+    trip: int | None,
+    remainder: Sequence[Operation] = (),
+    *,
+    min_iterations: int = MIN_ITERATIONS,
+) -> Figures:
+    """
+    The figures of a prepared loop whose iteration is `copies` original
+    ones, and its whole-loop time over `trip` original iterations: the loop
+    over `trip // copies` iterations, then `remainder` (the rest of the
+    iterations) once the loop has drained.
+    """
+    timeline = loop.simulate(min_iterations=min_iterations)
+    if trip is None:
+        return Figures(timeline, copies, Whole(None, None, DYNAMIC_TRIP))
+    if trip // copies > MAX_TOTAL_ITERATIONS:
+        note = f"over {MAX_TOTAL_ITERATIONS} iterations: not simulated"
+        return Figures(timeline, copies, Whole(trip, None, note))
+    time = loop.total_time(trip // copies)
+    if remainder:
+        time += LoopModel.straight(remainder, loop.model).total_time(1)
+    return Figures(timeline, copies, Whole(trip, time))
+
+
+def lowered_figures(
+    pipeline: PipelineOp, lowered: Loop, model: CostModel, trip: int | None
+) -> Figures:
+    """The figures of the loop `pipeline` became, with its remainder copies."""
+    copies = _copies(pipeline, lowered)
+    remainder: Sequence[Operation] = ()
+    if trip is not None and trip % copies:
+        remainder = remainder_ops(lowered, trip % copies)
+    return loop_figures(LoopModel.prepare(lowered, model), copies, trip, remainder)
+
+
+def remainder_ops(lowered: Loop, count: int) -> Sequence[Operation]:
+    """
+    The copies of the body that run the last `count` iterations after the
+    main loop `lowered`: the flattened copies that follow it (the lowering
+    tags them with a group of their own: the ops up to the last one tagged
+    (or taking a tagged op's result) with the group of the first), or the `count` branch of the
+    `scf.if` cascade of a dynamic trip count.
+    """
+    group: int | None = None
+    following: list[Operation] = []
+    tagged = 0
+    op = lowered.next_op
+    while op is not None and not (group is None and isinstance(op, scf.IfOp)):
+        if pairs := effective_membership(op):
+            if group is not None and pairs[0][0] != group:
+                break
+            group = pairs[0][0]
+            tagged = len(following) + 1
+        following.append(op)
+        op = op.next_op
+    if group is not None or not isinstance(op, scf.IfOp):
+        return following[:tagged]
+    return _cascade_branch(op, count)
+
+
+def _cascade_branch(branch: scf.IfOp, count: int) -> Sequence[Operation]:
+    """The ops of the `rem == count` branch of a cascade (`unroll.emit_cascade`)."""
+    while True:
+        condition = branch.cond.owner
+        if not isinstance(condition, arith.CmpiOp):
+            return ()
+        if constant_int(condition.rhs) == count:
+            return schedulable_ops(branch.true_region.block)
+        nested = [op for op in branch.false_region.ops if isinstance(op, scf.IfOp)]
+        if not nested:
+            return ()
+        branch = nested[0]
 
 
 def run_report(
@@ -259,18 +386,31 @@ def run_report(
     model: CostModel,
     pipeline: PassPipeline | None = None,
     prepare: Callable[[ModuleOp], None] = lambda _: None,
+    *,
+    trip: int | None = None,
 ) -> list[LoopReport]:
     """
     The report of `module`'s pipelines, before and after `pipeline` (run on a
-    copy: `prepare` sees the copy first, e.g. to map its ops to the source).
+    copy: `prepare` sees the copy first, e.g. to map its ops to the source);
+    `trip` is the trip count of loops with dynamic bounds.
     """
+    return compare(module, model, lowered_copy(ctx, module, pipeline, prepare), trip)
+
+
+def lowered_copy(
+    ctx: Context,
+    module: ModuleOp,
+    pipeline: PassPipeline | None,
+    prepare: Callable[[ModuleOp], None] = lambda _: None,
+) -> tuple[ModuleOp, tuple[LocationAttr, ...]] | None:
+    """A copy of `module` after `pipeline` (`copy_for_passes`), or None without one."""
     if pipeline is None:
-        return compare(module, model)
+        return None
     copy, keys = copy_for_passes(module)
     prepare(copy)
     pipeline.apply(ctx, copy)
     verify_module(copy)
-    return compare(module, model, (copy, keys))
+    return copy, keys
 
 
 # --------------------------------------------------------------------------- #
@@ -352,14 +492,8 @@ def _time(candidate: Candidate) -> float:
     return float("inf") if candidate.figures is None else candidate.figures.time
 
 
-def max_stages_problem(max_stages: int) -> str | None:
-    """Why the advisor cannot try up to `max_stages`, if it cannot."""
-    if 1 <= max_stages <= MAX_ADVISED_STAGES:
-        return None
-    return (
-        f"the advisor tries 1 to {MAX_ADVISED_STAGES} stages (its work grows as "
-        f"the square of the largest), got {integer_text(max_stages)}"
-    )
+Lowered = tuple[int, Loop | None, str]
+"""A candidate `stages`, the loop it becomes (None if none) and why not."""
 
 
 @dataclass(frozen=True)
@@ -373,41 +507,76 @@ class StagesAdvisor:
     model: CostModel
     pipeline: PassPipeline
     max_stages: int = MAX_STAGES
+    trip: int | None = None
+    """The trip count of pipelines with dynamic bounds (for the whole-loop time)."""
 
     def __post_init__(self):
         if (problem := max_stages_problem(self.max_stages)) is not None:
             raise ValueError(problem)
 
-    def advise(self, module: ModuleOp, reports: Sequence[LoopReport]) -> list[Advice]:
+    def advise(
+        self,
+        module: ModuleOp,
+        reports: Sequence[LoopReport],
+        lowered: Sequence[Sequence[Lowered]] | None = None,
+    ) -> list[Advice]:
         """
         For each pipeline of `reports`: run the passes on copies of `module`
         with `stages` 1 to `max_stages` (at most its static trip count) and
-        simulate the loop it becomes.
+        simulate the loop it becomes; `lowered` (from `lower`) saves running
+        the passes again for another cost table.
         """
+        lowered = self.lower(module, reports) if lowered is None else lowered
         advice: list[Advice] = []
+        for report, candidates in zip(reports, lowered, strict=True):
+            original = pipelines(module)[report.index]
+            trip = static_trip_count(original)
+            trip = self.trip if trip is None else trip
+            advice.append(
+                Advice(
+                    report,
+                    tuple(
+                        Candidate(
+                            stages,
+                            None
+                            if loop is None
+                            else lowered_figures(original, loop, self.model, trip),
+                            note,
+                        )
+                        for stages, loop, note in candidates
+                    ),
+                )
+            )
+        return advice
+
+    def lower(
+        self, module: ModuleOp, reports: Sequence[LoopReport]
+    ) -> list[list[Lowered]]:
+        """Per pipeline of `reports`, the loop each candidate `stages` becomes."""
+        lowered: list[list[Lowered]] = []
         for report in reports:
             trip = static_trip_count(pipelines(module)[report.index])
             largest = self.max_stages if trip is None else min(self.max_stages, trip)
-            candidates = tuple(
-                self._candidate(module, report.index, stages)
-                for stages in range(1, max(1, largest) + 1)
+            lowered.append(
+                [
+                    self._lower(module, report.index, stages)
+                    for stages in range(1, max(1, largest) + 1)
+                ]
             )
-            advice.append(Advice(report, candidates))
-        return advice
+        return lowered
 
-    def _candidate(self, module: ModuleOp, index: int, stages: int) -> Candidate:
+    def _lower(self, module: ModuleOp, index: int, stages: int) -> Lowered:
         copy, keys = copy_for_passes(module)
         pipelines(copy)[index].properties["stages"] = IntegerAttr(stages, i64)
         try:
             self.pipeline.apply(self.ctx, copy)
             verify_module(copy)
         except DiagnosticException as error:
-            return Candidate(stages, None, str(error).splitlines()[0])
+            return stages, None, str(error).splitlines()[0]
         loop = find_loop(copy, keys[index])
         if loop is None:
-            return Candidate(stages, None, "no loop after the passes")
-        copies = _copies(pipelines(module)[index], loop)
-        return Candidate(stages, Figures(simulate(loop, self.model), copies))
+            return stages, None, "no loop after the passes"
+        return stages, loop, ""
 
 
 # --------------------------------------------------------------------------- #
@@ -444,8 +613,9 @@ def pass_pipeline(spec: str) -> PassPipeline:
 @dataclass(frozen=True)
 class PipelineReportPass(ModulePass):
     """
-    Print the modelled schedule of every pipeline loop to stderr (before and,
-    with `passes`, after that pipeline, run on a copy); change nothing.
+    Print the modelled schedule of every pipeline loop to stderr; change nothing.
+
+    The schedule before and, with `passes`, after that pipeline, run on a copy.
     """
 
     name = "pipeline-report"
@@ -456,6 +626,8 @@ class PipelineReportPass(ModulePass):
     """A JSON cost table (default: the bundled illustrative one)."""
     suggest_stages: bool = False
     """Also run the stages advisor (with `passes`, else the two passes)."""
+    trip: int = 0
+    """The trip count of loops with dynamic bounds, for the whole-loop time (0: none)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
@@ -471,9 +643,15 @@ class PipelineReportPass(ModulePass):
             advisor = pass_pipeline(spec or DEFAULT_PASSES)
         except (ValueError, ArgSpecParseError) as error:
             raise PassFailedException(f"pipeline-report: passes: {error}") from None
-        reports = run_report(ctx, op, model, pipeline)
+        if not 0 <= self.trip <= MAX_TOTAL_ITERATIONS:
+            raise PassFailedException(
+                f"pipeline-report: trip: must be 0 to {MAX_TOTAL_ITERATIONS}"
+            )
+        trip = self.trip or None
+        reports = run_report(ctx, op, model, pipeline, trip=trip)
         texts = [render_report(reports, model, spec)]
         if self.suggest_stages:
-            advice = StagesAdvisor(ctx, model, advisor).advise(op, reports)
+            advisor_run = StagesAdvisor(ctx, model, advisor, trip=trip)
+            advice = advisor_run.advise(op, reports)
             texts.append(render_advice(advice))
         print("\n".join(texts).rstrip("\n"), file=sys.stderr)

@@ -1,7 +1,8 @@
 """
 The text rendering of the schedule report (`passes.pipeline_report`): a
-table per pipeline loop, before and after a pass pipeline, and the stages
-advisor's table of candidates with its answer. `pipeline-report` and
+table per pipeline loop, before and after a pass pipeline, the stages
+advisor's table of candidates with its answer, and the sensitivity table
+(`passes.pipeline_sensitivity`). `pipeline-report` and
 `pypto-report` print these; the JSON form stays with the model
 (`report_json`).
 """
@@ -11,18 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from passes.analysis.engines import CostModel, Engine
+from passes.analysis.engines import Core, CostModel, Engine, Unit
 from pypto_dialect.types import MemorySpace
 
 if TYPE_CHECKING:  # for types only: `pipeline_report` imports this module
     from passes.pipeline_report import Advice, Figures, LoopReport
+    from passes.pipeline_sensitivity import Sensitivity
 
 
 def _cycles(value: float) -> str:
     return f"{value:.1f}"
 
 
-def _table(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
+def table_lines(rows: Sequence[Sequence[str]], indent: str = "  ") -> list[str]:
     """Rows of cells: the first column left-aligned, the others right-aligned."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
@@ -42,19 +44,51 @@ def _row(label: str, states: States, cell: Callable[[Figures], str]) -> list[str
     return [label, *("-" if f is None else cell(f) for f in states)]
 
 
+def unit_order(unit: Unit) -> tuple[int, int]:
+    """Units in display order: core-less first, then AIC, AIV; engines in `Engine` order."""
+    cores = [None, *Core]
+    return cores.index(unit.core), list(Engine).index(unit.engine)
+
+
 def _time_rows(states: States) -> list[list[str]]:
-    """Busy time per engine, bound, bottleneck, modelled time, efficiency."""
-    engines = [e for e in Engine if any(f and e in f.busy for f in states)]
+    """Busy time per unit, bound, bottleneck, modelled time, efficiency, whole loop."""
+    units = sorted({u for f in states if f for u in f.busy}, key=unit_order)
+    shown = next(f.timeline for f in states if f)
     return [
         *(
-            _row(f"busy {e}", states, lambda f, e=e: _cycles(f.busy.get(e, 0.0)))
-            for e in engines
+            _row(
+                f"busy {shown.label(u)}",
+                states,
+                lambda f, u=u: _cycles(f.busy.get(u, 0.0)),
+            )
+            for u in units
         ),
         _row("bound (busiest engine)", states, lambda f: _cycles(f.bound)),
-        _row("bottleneck", states, lambda f: str(f.timeline.bottleneck or "-")),
+        _row("bottleneck", states, _bottleneck),
         _row("modelled time", states, lambda f: _cycles(f.time)),
         _row("efficiency (bound / time)", states, _efficiency),
+        _row(_whole_label(states), states, _whole_time),
+        _row("whole-loop efficiency", states, _whole_efficiency),
     ]
+
+
+def _bottleneck(figures: Figures) -> str:
+    unit = figures.timeline.bottleneck
+    return "-" if unit is None else figures.timeline.label(unit)
+
+
+def _whole_label(states: States) -> str:
+    trip = next((f.whole.trip for f in states if f and f.whole.trip is not None), None)
+    return "whole loop (cycles)" if trip is None else f"whole loop ({trip} iterations)"
+
+
+def _whole_time(figures: Figures) -> str:
+    return "-" if figures.whole.time is None else _cycles(figures.whole.time)
+
+
+def _whole_efficiency(figures: Figures) -> str:
+    efficiency = figures.whole_efficiency
+    return "-" if efficiency is None else f"{efficiency:.1%}"
 
 
 def _efficiency(figures: Figures) -> str:
@@ -106,9 +140,11 @@ def render_report(
             speedup = report.speedup
             rows.append(["speed-up", "", "-" if speedup is None else f"{speedup:.2f}x"])
         rows += _memory_rows(states, model.capacities)
-        lines += _table(rows)
+        lines += table_lines(rows)
         if report.note:
             lines.append(f"  note: {report.note}")
+        notes = {f.whole.note for f in states if f is not None and f.whole.note}
+        lines.extend(f"  note: whole loop: {note}" for note in sorted(notes))
         if any(f is not None and not f.timeline.converged for f in states):
             lines.append("  note: no periodic steady state found: times are averages")
         lines.extend(f"  warning: {warning}" for warning in report.warnings())
@@ -142,10 +178,56 @@ def render_advice(advice: Sequence[Advice]) -> str:
                     "yes" if f.fits else "no",
                 ]
             )
-        lines += _table(rows)
+        lines += table_lines(rows)
         lines.extend(
             f"  stages {c.stages}: {c.note}" for c in entry.candidates if c.note
         )
         lines.append(f"  suggestion: {entry.answer()}")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def render_sensitivity(result: Sensitivity) -> str:
+    """Per pipeline: the headline figures under each variant, and the flips."""
+    lines: list[str] = []
+    for index, report in enumerate(result.reports):
+        lines.append(f"sensitivity: {report.name}")
+        baseline = result.baseline[index]
+        rows = [
+            [
+                "queue depth",
+                "sync latency",
+                "time",
+                "efficiency",
+                "whole loop",
+                "speed-up",
+                "bottleneck",
+                "stages",
+            ]
+        ]
+        flips: list[str] = []
+        for variant in result.variants:
+            c = variant.conclusions[index]
+            figures = c.figures
+            whole = figures.whole.time
+            rows.append(
+                [
+                    str(variant.queue_depth),
+                    f"{variant.sync_latency:g}",
+                    f"{figures.time:.1f}",
+                    f"{figures.timeline.efficiency:.1%}",
+                    "-" if whole is None else f"{whole:.1f}",
+                    "-" if c.speedup is None else f"{c.speedup:.2f}x",
+                    c.bottleneck,
+                    "-" if c.stages is None else str(c.stages),
+                ]
+            )
+            flips += [
+                f"queue depth {variant.queue_depth}, sync latency "
+                f"{variant.sync_latency:g}: {flip}"
+                for flip in c.flips(baseline)
+            ]
+        lines += table_lines(rows)
+        lines += [f"  flips: {flip}" for flip in flips] or ["  flips: none"]
         lines.append("")
     return "\n".join(lines) + "\n"

@@ -141,6 +141,9 @@ class CheckedParser(Parser):
         return op
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        if allow_implicit_module and self._current_token.kind is MLIRTokenKind.EOF:
+            # Only whitespace and comments: an empty module, as mlir-opt reads it.
+            return ModuleOp([])
         try:
             module = super().parse_module(allow_implicit_module)
         except RecursionError:
@@ -223,8 +226,9 @@ def verify_module(root: Operation) -> None:
     ill-typed property its verifier reads, say) raised as a
     `VerifyException` located at the op; then what xDSL does not check,
     located at the op: `index` constants fit in 64 bits (`index_misfit`),
-    `scf.if` regions yield its result types, and the dominance of every use (`DominanceWalk`; the pipelines' own
-    check of their bodies is then redundant: skipped).
+    each region of an `scf.if` yields its result types, and every use is
+    dominated by its definition (`DominanceWalk`; the pipelines' own check
+    of their bodies is then redundant: skipped).
     """
     with body_dominance_checked_by_caller():
         _verify_ops(root)

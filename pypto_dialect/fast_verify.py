@@ -10,13 +10,14 @@ definition once into a flat test: the lengths of the layout, and per element
 an `isinstance` (`BaseAttr`), an equality (`EqAttrConstraint`), nothing
 (`AnyAttr`), the same for the parameters (`ParamAttrConstraint`), equal
 occurrences of a `VarConstraint` of single operands and results, or else the
-constraint's own `verify`.
+constraint's own `verify` (an optional operand or result is a variadic one
+of at most one element).
 
 The test only accepts: when it fails, xDSL's generic verifier runs and raises
 its own diagnostic, word for word. A definition the compiler does not cover
-(optional definitions, several variadic ones of a kind, segment sizes,
-successors, variadic regions, variables in ranges, parameters, properties or
-regions) keeps the generic verifier. `test/unit/test_fast_verify.py` checks
+(several variadic or optional operand or result definitions of a kind,
+segment sizes, successors, variadic regions, variables in ranges,
+parameters, properties or regions) keeps the generic verifier. `test/unit/test_fast_verify.py` checks
 that both raise the same diagnostics and that the test passes on every op
 the generic verifier accepts.
 """
@@ -114,8 +115,6 @@ def _element_test(definition: OperandDef | ResultDef) -> tuple[_Test, str | None
     the op must be equal).
     """
     constr: RangeConstraint[Attribute] = definition.constr
-    if isinstance(definition, OptionalDef):
-        raise _NotCompiled
     if isinstance(definition, VariadicDef):
         if isinstance(constr, RangeOf):
             return _attr_test(constr.constr), None
@@ -135,7 +134,7 @@ def _element_test(definition: OperandDef | ResultDef) -> tuple[_Test, str | None
 class _ListTest:
     """
     The test of the types of an operand or result list: the definitions
-    before the one variadic one (if any), it, and those after.
+    before the one variadic (or optional) one, if any, it, and those after.
     """
 
     def __init__(self, definitions: Sequence[OperandDef | ResultDef]):
@@ -149,6 +148,12 @@ class _ListTest:
         self.after = tuple(test for test, _ in after)
         self.fixed = len(before) + len(after)
         self.variadic = _element_test(definitions[split])[0] if variadic else None
+        self.most = (
+            self.fixed + 1
+            if variadic and isinstance(definitions[split], OptionalDef)
+            else None
+        )
+        """The most types when the variadic definition is an optional one."""
         # Variables by position: from the start before the variadic, from the end after.
         self.variables = tuple(
             (index, name) for index, (_, name) in enumerate(before) if name
@@ -162,7 +167,7 @@ class _ListTest:
         if self.variadic is None:
             if count != self.fixed:
                 return False
-        elif count < self.fixed:
+        elif count < self.fixed or (self.most is not None and count > self.most):
             return False
         before, after = len(self.before), len(self.after)
         if not all(test(t) for test, t in zip(self.before, types, strict=False)):

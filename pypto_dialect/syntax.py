@@ -1,9 +1,10 @@
 """
 The custom syntax shared by the tile ops, written by hand for speed.
 
-Every tile op reads `%a, %b[%i, ...] attr-dict : A, B -> R`: some operands,
-the last one optionally indexed, the attribute dictionary, then the operand
-types and the result type (`TileOpSyntax` says which). It is what the
+Every tile op reads `%a, %b[%i, ...] attr-dict : A, B -> R`: some operands
+(the last ones optionally present), the last one optionally indexed, the
+attribute dictionary, then the operand types and the result type
+(`TileOpSyntax` says which). It is what the
 declarative `assembly_format` of the ops was, at a fraction of its cost: the
 pypto types come from the parse cache of `pypto_dialect.types`, print from
 their cached text, and ops are created without re-checking their arguments.
@@ -45,19 +46,24 @@ class ResultSyntax(Enum):
 @dataclass(frozen=True)
 class TileOpSyntax:
     """
-    `operands` SSA operands, then `[indices]` when `indexed`, the attribute
-    dictionary, `:`, the operand types when `operand_types` (else every
-    operand has the result type), and the result type per `result`.
+    `operands` SSA operands and up to `optional` more, then `[indices]` when
+    `indexed`, the attribute dictionary, `:`, the operand types when
+    `operand_types` (else every operand has the result type), and the result
+    type per `result`.
     """
 
     operands: int
     indexed: bool = False
     operand_types: bool = True
     result: ResultSyntax = ResultSyntax.PRINTED
+    optional: int = 0
+    """Trailing operands that may be absent (printed only when present)."""
 
     def __post_init__(self) -> None:
         if self.result is ResultSyntax.FIRST and not self.operand_types:
             raise ValueError("a result typed as the first operand needs its type")
+        if self.optional and (self.indexed or not self.operand_types):
+            raise ValueError("optional operands need their types and no indices")
 
 
 # --------------------------------------------------------------------------- #
@@ -128,18 +134,23 @@ def print_pieces(printer: Printer, pieces: Sequence[str | Attribute]) -> None:
 # --------------------------------------------------------------------------- #
 
 
-def _parse_operands(parser: Parser, count: int) -> list[UnresolvedOperand]:
+def _parse_operands(parser: Parser, syntax: TileOpSyntax) -> list[UnresolvedOperand]:
+    """The operands: the required ones, then the optional ones given."""
     operands: list[UnresolvedOperand] = []
-    for index in range(count):
+    for index in range(syntax.operands):
         if index:
             parser.parse_punctuation(",")
+        operands.append(parser.parse_unresolved_operand())
+    for _ in range(syntax.optional):
+        if parser.parse_optional_punctuation(",") is None:
+            break
         operands.append(parser.parse_unresolved_operand())
     return operands
 
 
 def parse_tile_op(cls: type[_OpT], parser: Parser, syntax: TileOpSyntax) -> _OpT:
     """Parse the custom syntax of `cls` (after its name)."""
-    operands = _parse_operands(parser, syntax.operands)
+    operands = _parse_operands(parser, syntax)
     indices = parse_indices(parser) if syntax.indexed else ()
     attributes = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
@@ -147,7 +158,7 @@ def parse_tile_op(cls: type[_OpT], parser: Parser, syntax: TileOpSyntax) -> _OpT
     context = VerificationContext()
     types: list[Attribute] = []
     if syntax.operand_types:
-        for index in range(syntax.operands):
+        for index in range(len(operands)):
             if index:
                 parser.parse_punctuation(",")
             constraint = definition.operands[index][1].constr
@@ -176,7 +187,8 @@ def parse_tile_op(cls: type[_OpT], parser: Parser, syntax: TileOpSyntax) -> _OpT
 def print_tile_op(op: Operation, printer: Printer, syntax: TileOpSyntax) -> None:
     """Print the custom syntax of `op` (after its name)."""
     operands = op.operands
-    for index in range(syntax.operands):
+    printed = len(operands) if syntax.optional else syntax.operands
+    for index in range(printed):
         printer.print_string(", " if index else " ")
         printer.print_ssa_value(operands[index])
     if syntax.indexed:
@@ -185,7 +197,7 @@ def print_tile_op(op: Operation, printer: Printer, syntax: TileOpSyntax) -> None
         printer.print_op_attributes(op.attributes)
     pieces: list[str | Attribute] = [" : "]
     if syntax.operand_types:
-        pieces += separated([operands[i].type for i in range(syntax.operands)])
+        pieces += separated([operands[i].type for i in range(printed)])
     if syntax.result is ResultSyntax.PRINTED:
         if len(pieces) > 1:
             pieces.append(" -> ")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 from typing import NamedTuple
 
@@ -43,10 +44,14 @@ class Dependence(NamedTuple):
     """Memory: the resource the later op accesses (None for the default one)."""
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, name: Callable[[SSAValue], str] = describe_value) -> str:
+        """The reason in words, the value (if any) named by `name`."""
         text = self.kind.value
         if self.value is not None:
             text += f" {'' if self.kind is DependenceKind.SSA else 'of '}"
-            text += describe_value(self.value)
+            text += name(self.value)
         if self.resource is not None:
             text += f" on {self.resource.name()}"
         return text

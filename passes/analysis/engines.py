@@ -1,21 +1,30 @@
 """
-The engine model of a tile program: which engine of an AI core runs each op,
+The engine model of a tile program: which engine of which core runs each op,
 and how long it takes, from a cost table.
 
-Every op runs on one engine (`Engine`): SCALAR (`arith`, loop control, any op
-the table does not know), MTE2 (`tile.load`), MTE1 (`extract` / `move` out of
-`mat`), VECTOR (tile math, `full`, `read`, `write`, other copies), CUBE
-(`matmul`, `matmul_acc`), FIXPIPE (out of `acc`: stores and copies of `acc`
-tiles), MTE3 (other stores), and one channel per cross-core direction
-(`tpush` / `tpop`). An op costs its engine's fixed latency plus its work
-divided by the engine's bandwidth: bytes moved or processed, MACs for CUBE.
-An op with regions costs its nested ops run one after the other (a loop's
-body times its static trip count, the costliest region of a branch).
-`matmul_acc` writes its result in place, into its accumulator's buffer.
+Every op runs on one engine (`Engine`): SCALAR (`arith`, loop control,
+`tile.read` / `tile.write`, any op the table does not know), MTE2
+(`tile.load`), MTE1 (`extract` / `move` out of `mat`), VECTOR (tile math,
+`full`, other copies), CUBE (`matmul`, `matmul_acc`), FIXPIPE (out of `acc`:
+stores and copies of `acc` tiles), MTE3 (other stores), and one channel per
+cross-core direction (`tpush` / `tpop`). The engine belongs to a core
+(`Core`: AIC, the cube side, or AIV, the vector side, as the cost table's
+`cores` says); an engine both cores have (MTE2, SCALAR) is the one of the
+core that holds the op's tile (`spaces`). The pair is a `Unit`; a scalar op
+that touches no tile has no core of its own (each core runs its copy).
 
-The cost table is JSON (`default_costs.json` holds illustrative defaults);
-`parse_costs` checks a user's table and raises `CostTableError` with the
-path of the offending field.
+An op costs its engine's fixed latency plus its work divided by the
+engine's bandwidth: bytes moved or processed, padded as the memory lays
+them out (`padded_bytes`: 32-byte rows in `vec`, 16 x 32-byte fractals in
+`mat`, `left` and `right`, 16 x 16 elements in `acc`), and for CUBE
+16 x 16 x 16 fractal multiplies counted as 4096 MACs each. An op with
+regions costs its nested ops run one after the other (a loop's body times
+its static trip count, the costliest region of a branch). `matmul_acc`
+writes its result in place, into its accumulator's buffer.
+
+The cost table is JSON (`default_costs.json` holds the defaults, each figure
+with its source); `parse_costs` checks a user's table and raises
+`CostTableError` with the path of the offending field.
 """
 
 from __future__ import annotations
@@ -23,9 +32,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cache
 from importlib.resources import files
-from typing import cast
+from typing import NamedTuple, TypeVar, cast
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import FixedBitwidthType
@@ -59,9 +69,10 @@ from pypto_dialect.types import MemorySpace, TileType
 
 
 class Engine(StrEnum):
-    """An in-order execution unit of an AI core (or a cross-core channel)."""
+    """An in-order execution unit of a core (or a cross-core channel)."""
 
     SCALAR = "SCALAR"
+    """The core's scalar unit: it issues the other engines' ops and runs its own."""
     MTE2 = "MTE2"
     """GM to `vec` / `mat`."""
     MTE1 = "MTE1"
@@ -74,6 +85,30 @@ class Engine(StrEnum):
     """`vec` to GM."""
     AIC_TO_AIV = "AIC_TO_AIV"
     AIV_TO_AIC = "AIV_TO_AIC"
+
+
+CHANNELS = frozenset({Engine.AIC_TO_AIV, Engine.AIV_TO_AIC})
+"""The cross-core channels: shared by both cores, in neither."""
+
+
+class Core(StrEnum):
+    """A core with its own scalar unit and in-order issue (910B-class: AIC, AIV)."""
+
+    AIC = "AIC"
+    """The cube core."""
+    AIV = "AIV"
+    """The vector core."""
+
+
+class Unit(NamedTuple):
+    """An engine of a core; `core` is None for a channel or a core-less scalar op."""
+
+    core: Core | None
+    engine: Engine
+
+    def label(self, with_core: bool) -> str:
+        """`AIV MTE2`, or `MTE2` when the loop has one core."""
+        return f"{self.core} {self.engine}" if with_core and self.core else self.engine
 
 
 @dataclass(frozen=True)
@@ -89,19 +124,37 @@ class EngineCost:
 
 
 @dataclass(frozen=True)
+class CoreSpec:
+    """The engines a core has and the memory spaces its tiles live in."""
+
+    engines: frozenset[Engine]
+    spaces: frozenset[MemorySpace]
+
+
+@dataclass(frozen=True)
 class CostModel:
-    """A cost table: the engines' figures, the dispatcher and the memory capacities."""
+    """A cost table: engines, issue, synchronisation, cores and memory capacities."""
 
     engines: Mapping[Engine, EngineCost]
     capacities: Mapping[MemorySpace, int]
     """Bytes per memory space."""
     queue_depth: int
-    """How many ops may wait in one engine's queue before in-order dispatch stalls."""
+    """How many ops may wait in one engine's queue before the issue stalls."""
     sync_latency: float
-    """Cycles added to a dependence between two different non-scalar engines."""
+    """Cycles from a flag set by one engine to the wait of another (set_flag / wait_flag)."""
+    events_per_pair: int = 8
+    """Flags (event ids) in flight at once per ordered pair of engines."""
+    cores: Mapping[Core, CoreSpec] = field(
+        default_factory=lambda: default_costs().cores
+    )
     description: str = ""
     source: str = "default"
     """Where the table comes from: `default` or the file name."""
+    sources: Mapping[str, str] = field(default_factory=dict[str, str])
+    """The source of each figure, by its path (`engines.MTE2.latency`), if given."""
+
+    def core_of_space(self, space: MemorySpace) -> Core | None:
+        return next((c for c, spec in self.cores.items() if space in spec.spaces), None)
 
 
 class CostTableError(Exception):
@@ -127,13 +180,13 @@ class CostTableError(Exception):
 
 @dataclass(frozen=True)
 class OpCost:
-    """How long an op takes, and how long it keeps each engine busy."""
+    """How long an op takes, and how long it keeps each unit busy."""
 
     duration: float
-    busy: Mapping[Engine, float]
+    busy: Mapping[Unit, float]
 
     @property
-    def engines(self) -> tuple[Engine, ...]:
+    def units(self) -> tuple[Unit, ...]:
         return tuple(self.busy)
 
 
@@ -141,12 +194,62 @@ class OpCost:
 # Ops to engines and work
 # --------------------------------------------------------------------------- #
 
+FRACTAL_ROWS = 16
+"""Rows of a cube fractal (and columns of an `acc` one)."""
+BLOCK_BYTES = 32
+"""A fractal row of `mat` / `left` / `right`, and the alignment of a `vec` row."""
+BIAS_ALIGNMENT = 64
+"""Bytes a bias-table tile is aligned to."""
+FRACTAL_MACS = 16 * 16 * 16
+"""Multiply-accumulates of one cube fractal step (16 x 16 x 16 at 16 bits)."""
 
-def tile_bytes(tile: TileType) -> int:
-    """The bytes a tile occupies (sub-byte elements packed)."""
+
+def _ceil(value: int, multiple: int) -> int:
+    return -(-value // multiple) * multiple
+
+
+def _bits(tile: TileType) -> int:
     element = tile.element_type
     assert isinstance(element, FixedBitwidthType), "verified tiles have sized elements"
-    return -(-math.prod(tile.get_shape()) * element.bitwidth // 8)
+    return element.bitwidth
+
+
+def _rows_and_columns(tile: TileType) -> tuple[int, int]:
+    """The tile as a matrix: its last dimension, and the product of the others."""
+    *outer, last = tile.get_shape() or (1,)
+    return math.prod(outer), last
+
+
+def tile_bytes(tile: TileType) -> int:
+    """The bytes of a tile's elements (sub-byte elements packed), without padding."""
+    return -(-math.prod(tile.get_shape()) * _bits(tile) // 8)
+
+
+def padded_bytes(tile: TileType) -> int:
+    """
+    The bytes a tile occupies in its memory space: rows of 32 bytes in `vec`
+    (UB); 16-row fractals of 32-byte rows in `mat` and `left` (NZ) and
+    `right` (ZN: its rows are K, in blocks of 32 bytes of elements, and its
+    16 columns per fractal); 16 x 16 elements in `acc`; 64 bytes in `bias`.
+    """
+    rows, columns = _rows_and_columns(tile)
+    bits = _bits(tile)
+
+    def row_bytes(count: int) -> int:
+        return _ceil(-(-count * bits // 8), BLOCK_BYTES)
+
+    match tile.memory_space:
+        case MemorySpace.VEC:
+            return rows * row_bytes(columns)
+        case MemorySpace.MAT | MemorySpace.LEFT:
+            return _ceil(rows, FRACTAL_ROWS) * row_bytes(columns)
+        case MemorySpace.RIGHT:
+            return row_bytes(rows) * _ceil(columns, FRACTAL_ROWS)
+        case MemorySpace.ACC:
+            cells = _ceil(rows, FRACTAL_ROWS) * _ceil(columns, FRACTAL_ROWS)
+            return -(-cells * bits // 8)
+        case MemorySpace.BIAS:
+            return _ceil(tile_bytes(tile), BIAS_ALIGNMENT)
 
 
 def _tile_types(types: Iterable[Attribute]) -> list[TileType]:
@@ -155,24 +258,24 @@ def _tile_types(types: Iterable[Attribute]) -> list[TileType]:
 
 def _largest_tile(op: Operation) -> int:
     tiles = _tile_types((*op.operand_types, *op.result_types))
-    return max((tile_bytes(tile) for tile in tiles), default=0)
+    return max((padded_bytes(tile) for tile in tiles), default=0)
 
 
 def _result_tile(op: Operation) -> int:
-    return sum(tile_bytes(tile) for tile in _tile_types(op.result_types))
+    return sum(padded_bytes(tile) for tile in _tile_types(op.result_types))
 
 
 def _element_bytes(op: Operation) -> int:
-    tile = _tile_types(op.operand_types)[-1]
-    element = tile.element_type
-    assert isinstance(element, FixedBitwidthType)
-    return element.size
+    return -(-_bits(_tile_types(op.operand_types)[-1]) // 8)
 
 
-def _macs(op: Operation) -> int:
+def _fractal_macs(op: Operation) -> int:
+    """16 x K0 x 16 fractal steps (K0: 32 bytes of elements) times 4096 MACs."""
     lhs, rhs = _tile_types(op.operand_types)[-2:]
     (m, k), (_, n) = lhs.get_shape(), rhs.get_shape()
-    return m * k * n
+    k_blocks = -(-k * _bits(lhs) // (8 * BLOCK_BYTES))
+    m_blocks, n_blocks = -(-m // FRACTAL_ROWS), -(-n // FRACTAL_ROWS)
+    return m_blocks * k_blocks * n_blocks * FRACTAL_MACS
 
 
 def _space_of(value_type: Attribute) -> MemorySpace | None:
@@ -210,6 +313,7 @@ def _always(engine: Engine) -> Callable[[Operation], Engine]:
 
 
 _VECTOR = _always(Engine.VECTOR)
+_SCALAR = _always(Engine.SCALAR)
 
 Rule = tuple[Callable[[Operation], Engine], Callable[[Operation], int]]
 """The engine of an op and its work (bytes, or MACs on CUBE)."""
@@ -219,10 +323,10 @@ _RULES: Mapping[type[Operation], Rule] = {
     StoreOp: (_store_engine, _largest_tile),
     ExtractOp: (_copy_engine, _result_tile),
     MoveOp: (_copy_engine, _result_tile),
-    MatmulOp: (_always(Engine.CUBE), _macs),
-    MatmulAccOp: (_always(Engine.CUBE), _macs),
-    ReadOp: (_VECTOR, _element_bytes),
-    WriteOp: (_VECTOR, _element_bytes),
+    MatmulOp: (_always(Engine.CUBE), _fractal_macs),
+    MatmulAccOp: (_always(Engine.CUBE), _fractal_macs),
+    ReadOp: (_SCALAR, _element_bytes),
+    WriteOp: (_SCALAR, _element_bytes),
     ElementwiseBinaryOp: (_VECTOR, _largest_tile),
     TileScalarOp: (_VECTOR, _largest_tile),
     UnaryOp: (_VECTOR, _largest_tile),
@@ -235,7 +339,7 @@ _RULES: Mapping[type[Operation], Rule] = {
 }
 """Op class (or a base class of it) to its engine and its work."""
 
-_SCALAR_RULE: Rule = (_always(Engine.SCALAR), lambda _: 0)
+_SCALAR_RULE: Rule = (_SCALAR, lambda _: 0)
 """Every other op: `arith`, loop control, calls, unknown ops."""
 
 
@@ -252,8 +356,46 @@ def engine_of(op: Operation) -> Engine:
 
 
 def work_of(op: Operation) -> int:
-    """The work of `op` for its engine: bytes, or MACs on CUBE."""
+    """The work of `op` for its engine: padded bytes, or MACs on CUBE."""
     return _rule(op)[1](op)
+
+
+def touches_tiles(op: Operation) -> bool:
+    """Whether `op` reads or produces a tile (a scalar op that does not is core-less)."""
+    return bool(_tile_types((*op.operand_types, *op.result_types)))
+
+
+def _issuing_core(op: TPushOp | TPopOp) -> Core:
+    """A push runs on the sending core, a pop on the receiving one."""
+    aic_to_aiv = op.channel.direction is ChannelDirection.AIC_TO_AIV
+    return Core.AIC if aic_to_aiv == isinstance(op, TPushOp) else Core.AIV
+
+
+def unit_of(op: Operation, model: CostModel) -> Unit:
+    """
+    The unit that runs `op` (an op without regions): its engine in the core
+    that has it, or, for an engine of both cores, in the core of the op's
+    tiles. Channels, and scalar ops without tiles, have no core; a push or a
+    pop is issued by its core (`issuing_core`).
+    """
+    engine = engine_of(op)
+    if engine in CHANNELS or (engine is Engine.SCALAR and not touches_tiles(op)):
+        return Unit(None, engine)
+    owners = [c for c, spec in model.cores.items() if engine in spec.engines]
+    if len(owners) == 1:
+        return Unit(owners[0], engine)
+    spaces = (_space_of(t) for t in (*op.result_types, *op.operand_types))
+    core = next(
+        (c for s in spaces if s and (c := model.core_of_space(s)) in owners), None
+    )
+    return Unit(core, engine)
+
+
+def issuing_core(op: Operation, model: CostModel) -> Core | None:
+    """The core whose scalar unit issues `op` (an op without regions), if it has one."""
+    if isinstance(op, TPushOp | TPopOp):
+        return _issuing_core(op)
+    return unit_of(op, model).core
 
 
 def updated_in_place(op: Operation) -> SSAValue | None:
@@ -287,14 +429,15 @@ def _region_repeats(op: Operation) -> int | None:
 
 def op_cost(op: Operation, model: CostModel) -> OpCost:
     """
-    The cost of `op`: its engine's latency plus work over bandwidth; for an op
-    with regions, its nested ops one after the other (a loop's body times its
-    static trip count, else once; for a branch, its costliest region).
+    The cost of `op`: its engine's latency plus work over bandwidth, on its
+    unit; for an op with regions, its nested ops one after the other (a
+    loop's body times its static trip count, else once; for a branch, its
+    costliest region).
     """
     if not op.regions:
-        engine = engine_of(op)
-        duration = model.engines[engine].cost(work_of(op))
-        return OpCost(duration, {engine: duration})
+        unit = unit_of(op, model)
+        duration = model.engines[unit.engine].cost(work_of(op))
+        return OpCost(duration, {unit: duration})
     regions = [
         _total(
             op_cost(nested, model)
@@ -309,18 +452,18 @@ def op_cost(op: Operation, model: CostModel) -> OpCost:
         return max(regions, key=lambda cost: cost.duration)
     body = _total(regions)
     return OpCost(
-        body.duration * repeats, {e: t * repeats for e, t in body.busy.items()}
+        body.duration * repeats, {u: t * repeats for u, t in body.busy.items()}
     )
 
 
 def _total(costs: Iterable[OpCost]) -> OpCost:
     """The cost of ops run one after the other."""
     duration = 0.0
-    busy: dict[Engine, float] = {}
+    busy: dict[Unit, float] = {}
     for cost in costs:
         duration += cost.duration
-        for engine, time in cost.busy.items():
-            busy[engine] = busy.get(engine, 0.0) + time
+        for unit, time in cost.busy.items():
+            busy[unit] = busy.get(unit, 0.0) + time
     return OpCost(duration, busy)
 
 
@@ -328,17 +471,34 @@ def _total(costs: Iterable[OpCost]) -> OpCost:
 # The cost table
 # --------------------------------------------------------------------------- #
 
-_TOP_FIELDS = ("description", "queue_depth", "sync_latency", "engines", "capacities")
+_TOP_FIELDS = (
+    "description",
+    "queue_depth",
+    "sync_latency",
+    "events_per_pair",
+    "engines",
+    "capacities",
+    "cores",
+)
+_E = TypeVar("_E", bound=StrEnum)
+
+_REQUIRED = ("queue_depth", "sync_latency", "engines", "capacities")
+"""`events_per_pair` and `cores` (added later) default to the bundled table's."""
 _ENGINE_FIELDS = ("latency", "bandwidth")
+_FIGURE_FIELDS = ("value", "source")
+_CORE_FIELDS = ("engines", "spaces", "source")
+MAX_FIGURE = 2**53
+"""The largest figure a table may hold (exact as a float; NaN and infinity fail too)."""
 
 
 def default_costs_text() -> str:
-    """The bundled illustrative cost table (`default_costs.json`), as JSON text."""
+    """The bundled cost table (`default_costs.json`), as JSON text."""
     return files("passes.analysis").joinpath("default_costs.json").read_text()
 
 
+@cache
 def default_costs() -> CostModel:
-    """The bundled illustrative cost table."""
+    """The bundled cost table."""
     return parse_costs(default_costs_text(), "default")
 
 
@@ -354,6 +514,57 @@ def load_costs(path: str) -> CostModel:
     return parse_costs(text, path)
 
 
+class _Reader:
+    """Reads the figures of a parsed table, recording their sources."""
+
+    def __init__(self) -> None:
+        self.sources: dict[str, str] = {}
+
+    def figure(self, value: object, where: str, *, integer: bool = False) -> float:
+        """A number, or `{"value": number, "source": "..."}`."""
+        if isinstance(value, dict):
+            entry = cast(dict[str, object], value)
+            fields = _object(entry, where, _FIGURE_FIELDS, required=("value",))
+            source = fields.get("source", "")
+            if not isinstance(source, str):
+                raise CostTableError(f"{where}.source: must be a string")
+            self.sources[where] = source
+            value = fields["value"]
+        return _number(value, where, integer=integer)
+
+    def cores(self, value: object) -> dict[Core, CoreSpec]:
+        entries = _object(value, "cores", tuple(Core), required=())
+        if not entries:
+            raise CostTableError("cores: must name at least one core")
+        cores: dict[Core, CoreSpec] = {}
+        for name, entry in entries.items():
+            where = f"cores.{name}"
+            fields = _object(entry, where, _CORE_FIELDS, required=_CORE_FIELDS[:2])
+            source = fields.get("source", "")
+            if not isinstance(source, str):
+                raise CostTableError(f"{where}.source: must be a string")
+            self.sources[where] = source
+            engines = _names(fields["engines"], f"{where}.engines", Engine)
+            if channels := sorted(engines & CHANNELS):
+                raise CostTableError(
+                    f"{where}.engines: {channels[0]} is a channel between the cores"
+                )
+            spaces = _names(fields["spaces"], f"{where}.spaces", MemorySpace)
+            cores[Core(name)] = CoreSpec(engines, spaces)
+        for engine in Engine:
+            if engine not in CHANNELS and not any(
+                engine in c.engines for c in cores.values()
+            ):
+                raise CostTableError(f"cores: no core has the engine {engine}")
+        for space in MemorySpace:
+            owners = [c for c, spec in cores.items() if space in spec.spaces]
+            if len(owners) != 1:
+                raise CostTableError(
+                    f"cores: the space {space} must be in exactly one core"
+                )
+        return cores
+
+
 def parse_costs(text: str, source: str) -> CostModel:
     """Check and read a JSON cost table; `CostTableError` names the bad field."""
     try:
@@ -362,27 +573,55 @@ def parse_costs(text: str, source: str) -> CostModel:
         raise CostTableError(
             f"invalid JSON: {error.msg}", f"{error.lineno}:{error.colno}"
         ) from None
-    top = _object(table, "the cost table", _TOP_FIELDS, required=_TOP_FIELDS[1:])
+    top = _object(table, "the cost table", _TOP_FIELDS, required=_REQUIRED)
     engines = _object(top["engines"], "engines", tuple(Engine), required=tuple(Engine))
     spaces = tuple(MemorySpace)
     capacities = _object(top["capacities"], "capacities", spaces, required=spaces)
     description = top.get("description", "")
     if not isinstance(description, str):
         raise CostTableError("description: must be a string")
+    read = _Reader()
     return CostModel(
         engines={
-            Engine(name): _engine_cost(entry, f"engines.{name}")
+            Engine(name): _engine_cost(read, entry, f"engines.{name}")
             for name, entry in engines.items()
         },
         capacities={
-            MemorySpace(name): int(_number(value, f"capacities.{name}", integer=True))
+            MemorySpace(name): int(
+                read.figure(value, f"capacities.{name}", integer=True)
+            )
             for name, value in capacities.items()
         },
-        queue_depth=int(_number(top["queue_depth"], "queue_depth", integer=True)),
-        sync_latency=_number(top["sync_latency"], "sync_latency"),
+        queue_depth=int(read.figure(top["queue_depth"], "queue_depth", integer=True)),
+        sync_latency=read.figure(top["sync_latency"], "sync_latency"),
+        events_per_pair=_events(read, top),
+        cores=read.cores(top["cores"]) if "cores" in top else default_costs().cores,
         description=description,
         source=source,
+        sources=read.sources,
     )
+
+
+def _events(read: _Reader, top: Mapping[str, object]) -> int:
+    if "events_per_pair" not in top:
+        return default_costs().events_per_pair
+    events = int(read.figure(top["events_per_pair"], "events_per_pair", integer=True))
+    if events == 0:
+        raise CostTableError("events_per_pair: must be positive, got 0")
+    return events
+
+
+def _names(value: object, where: str, kind: type[_E]) -> frozenset[_E]:
+    known = [str(member) for member in kind]
+    if not isinstance(value, list):
+        raise CostTableError(f"{where}: must be a JSON list of names")
+    names = cast(list[object], value)
+    for name in names:
+        if name not in known:
+            raise CostTableError(
+                f"{where}: unknown name {json.dumps(name)} (known: {', '.join(known)})"
+            )
+    return frozenset(kind(cast(str, name)) for name in names)
 
 
 def _object(
@@ -391,7 +630,7 @@ def _object(
     if not isinstance(value, dict):
         raise CostTableError(f"{where}: must be a JSON object")
     entries = cast(dict[str, object], value)
-    what = "engine" if where == "engines" else "field"
+    what = {"engines": "engine", "cores": "core"}.get(where, "field")
     for name in entries:
         if name not in known:
             raise CostTableError(
@@ -403,22 +642,29 @@ def _object(
     return entries
 
 
-def _engine_cost(entry: object, where: str) -> EngineCost:
+def _engine_cost(read: _Reader, entry: object, where: str) -> EngineCost:
     fields = _object(entry, where, _ENGINE_FIELDS, required=_ENGINE_FIELDS)
-    bandwidth = _number(fields["bandwidth"], f"{where}.bandwidth")
+    bandwidth = read.figure(fields["bandwidth"], f"{where}.bandwidth")
     if bandwidth == 0:
         raise CostTableError(f"{where}.bandwidth: must be positive, got 0")
-    return EngineCost(_number(fields["latency"], f"{where}.latency"), bandwidth)
+    return EngineCost(read.figure(fields["latency"], f"{where}.latency"), bandwidth)
 
 
 def _number(value: object, where: str, *, integer: bool = False) -> float:
     kind = "a non-negative integer" if integer else "a non-negative number"
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or value < 0
-        or (integer and value != int(value))
-    ):
-        raise CostTableError(f"{where}: must be {kind}, got {json.dumps(value)}")
+    wrong = CostTableError(f"{where}: must be {kind}, got {_shown(value)}")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise wrong
+    if not value >= 0:  # NaN too
+        raise wrong
+    if value > MAX_FIGURE:
+        raise CostTableError(f"{where}: must be at most 2^53, got {_shown(value)}")
+    if integer and value != int(value):
+        raise wrong
     return float(value)
+
+
+def _shown(value: object) -> str:
+    """The JSON of a bad value, cut short (a message never prints unbounded text)."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."

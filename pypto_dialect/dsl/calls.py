@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING, cast
 
 from xdsl.dialects.builtin import IntegerType, f32, i32
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
 
 from pypto_dialect import tile
 from pypto_dialect.dsl.annotations import Annotation, OpenTile, annotation_text
 from pypto_dialect.dsl.arguments import CallArguments, apply_membership
-from pypto_dialect.dsl.tables import CallKind, TileCall
+from pypto_dialect.dsl.tables import CAST_MODE, CallKind, TileCall
+from pypto_dialect.tile.rows import verify_scratch
 from pypto_dialect.types import MemorySpace, TileType
 
 if TYPE_CHECKING:
@@ -196,16 +198,36 @@ def _cast(c: _Call) -> Operation:
     (arg,) = c.positional(1)
     value, typ = c.tile(arg)
     element_type = c.b.reader.dtype(c.arguments.required_keyword("target_type"))
+    mode = c.arguments.keyword("mode")
+    if mode is not None and not (
+        isinstance(mode, ast.Constant) and mode.value == CAST_MODE
+    ):
+        c.b.fail(
+            mode,
+            f"{c.arguments.name}(...): only the default mode={CAST_MODE!r} is supported",
+        )
     return tile.CastOp(value, TileType(typ.get_shape(), element_type, typ.memory_space))
 
 
 def _row_reduce(c: _Call) -> Operation:
     args = c.positional(1, 2)
     value, typ = c.tile(args[0])
-    if len(args) == 2:
-        c.b.tile(args[1])  # the scratch tile PyPTO needs, which the IR does not
+    scratch = _scratch(c, args[1], typ) if len(args) == 2 else None
     rows = typ.get_shape()[0]
-    return c.op()(value, TileType((rows, 1), typ.element_type, typ.memory_space))
+    result = TileType((rows, 1), typ.element_type, typ.memory_space)
+    return c.op()(value, result, scratch)
+
+
+def _scratch(c: _Call, node: ast.expr, source: TileType) -> SSAValue | None:
+    """The scratch tile: a value, or none for a `pl.tile.create(...)` tile (checked here)."""
+    allocation = c.b.allocation(node)
+    if allocation is None:
+        return c.b.tile(node)
+    try:
+        verify_scratch(allocation.typ, source)
+    except VerifyException as error:
+        c.b.fail(node, f"{c.arguments.name}: {error}")
+    return None
 
 
 def _row_expand(c: _Call) -> Operation:

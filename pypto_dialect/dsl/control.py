@@ -22,9 +22,16 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from pypto_dialect.dsl.annotations import pl_path
+from pypto_dialect.dsl.annotations import (
+    Annotation,
+    annotation_text,
+    matches,
+    pl_path,
+    resolve,
+)
 from pypto_dialect.dsl.arguments import apply_membership
 from pypto_dialect.dsl.expressions import (
+    Allocation,
     ExpressionBuilder,
     Hidden,
     Operand,
@@ -42,6 +49,12 @@ class _Yield:
     node: ast.stmt
     call: ast.Call
     targets: list[ast.Name] | None
+    annotation: Annotation | None = None
+    """`r: T = pl.yield_(v)`, as PyPTO prints a yield of one value: `T`."""
+
+    def type_of_first(self) -> Attribute | None:
+        """The type the annotation gives the (first) yielded value, if annotated."""
+        return None if self.annotation is None else resolve(self.annotation)
 
 
 @dataclass
@@ -60,7 +73,7 @@ class ControlFlowBuilder(ExpressionBuilder):
     @abstractmethod
     def statement(self, node: ast.stmt) -> None: ...
 
-    def bind(self, target: ast.Name, value: SSAValue) -> None:
+    def bind(self, target: ast.Name, value: SSAValue | Allocation) -> None:
         name = target.id
         if name in (self.alias, "self"):
             self.fail(target, f"cannot assign to '{name}'")
@@ -71,8 +84,20 @@ class ControlFlowBuilder(ExpressionBuilder):
                 f"that changes from one iteration to the next must be carried with "
                 f"init_values and {self.alias}.yield_",
             )
-        hint(value, name)
+        if isinstance(value, SSAValue):
+            hint(value, name)
         self.scope.bindings[name] = value
+
+    def check_annotation(
+        self, annotation: Annotation | None, typ: Attribute, at: ast.AST
+    ) -> None:
+        """An annotation, if any, must match the type of what it names."""
+        if annotation is not None and not matches(annotation, typ):
+            self.fail(
+                at,
+                f"the annotation {annotation_text(annotation)} does not match the "
+                f"value's type {self.type_name(typ)}",
+            )
 
     # -- loops and conditionals ---------------------------------------------- #
 
@@ -127,10 +152,12 @@ class ControlFlowBuilder(ExpressionBuilder):
         ):
             return None
         if isinstance(node, ast.AnnAssign):
-            self.fail(
-                node.annotation,
-                f"the targets of {self.alias}.yield_ take no annotation",
-            )
+            if not isinstance(node.target, ast.Name):
+                self.fail(
+                    node.target, f"the targets of {self.alias}.yield_ must be names"
+                )
+            annotation = self.reader.read(node.annotation)
+            return _Yield(node, value, [node.target], annotation)
         if not isinstance(node, ast.Assign):
             return _Yield(node, value, None)
         if len(node.targets) != 1:
@@ -204,6 +231,8 @@ class ControlFlowBuilder(ExpressionBuilder):
                 assert branch.yield_ is not None
                 at = branch.yield_.call.args[index]
                 value = self.materialize(operand, init.type)
+                if index == 0:
+                    self._check_yielded(branch.yield_, value)
                 if _is_tensor(init):
                     self._check_buffer(at, value, init)
                     continue
@@ -216,6 +245,11 @@ class ControlFlowBuilder(ExpressionBuilder):
                     )
                 yielded.append(value)
         return yielded
+
+    def _check_yielded(self, yield_: _Yield, first: SSAValue) -> None:
+        """The annotation of `r: T = pl.yield_(v)` must match `v`."""
+        if isinstance(yield_.node, ast.AnnAssign):
+            self.check_annotation(yield_.annotation, first.type, yield_.node.annotation)
 
     def _check_buffer(self, node: ast.AST, value: SSAValue, buffer: SSAValue) -> None:
         """A tensor that meets `buffer` at a yield must be `buffer`."""
@@ -311,10 +345,15 @@ class ControlFlowBuilder(ExpressionBuilder):
         ):
             at = otherwise.yield_.call.args[index]
             typ = next((op.type for op in pair if isinstance(op, SSAValue)), None)
+            if typ is None and index == 0:
+                typ = then.yield_.type_of_first() or otherwise.yield_.type_of_first()
             first, second = (
                 self._materialize_in(branch, operand, typ)
                 for branch, operand in zip((then, otherwise), pair, strict=True)
             )
+            if index == 0:
+                self._check_yielded(then.yield_, first)
+                self._check_yielded(otherwise.yield_, second)
             carried.append(first)
             if _is_tensor(first) or _is_tensor(second):
                 self._check_buffer(at, second, first)

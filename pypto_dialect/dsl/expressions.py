@@ -36,20 +36,23 @@ from pypto_dialect.dsl.constructs import construct_name
 from pypto_dialect.dsl.literals import literal_misfit
 from pypto_dialect.dsl.source import SourceFile
 from pypto_dialect.dsl.tables import (
+    ALLOCATION_CALL,
     FLOAT_OPERATORS,
     FLOAT_PREDICATES,
     INTEGER_OPERATORS,
     INTEGER_PREDICATES,
     MIN_MAX,
     OPERATOR_TEXT,
+    SCALAR_DTYPES,
     TILE_CALLS,
+    TYPED_CONSTANT,
     LiteralValue,
     default_literal_type,
     is_float_type,
     is_integer_type,
 )
 from pypto_dialect.numbers import integer_text
-from pypto_dialect.types import TensorType, TileType
+from pypto_dialect.types import MemorySpace, TensorType, TileType
 
 OpT = TypeVar("OpT", bound=Operation)
 
@@ -72,7 +75,19 @@ class Hidden:
     reason: str
 
 
-Binding = SSAValue | Hidden
+@dataclass(frozen=True)
+class Allocation:
+    """
+    `tmp = pl.tile.create(...)`: a tile without a value, usable only as the
+    scratch tile of a row reduction (which then carries none: the target
+    gives PyPTO one again).
+    """
+
+    typ: TileType
+    node: ast.Call
+
+
+Binding = SSAValue | Hidden | Allocation
 
 
 @dataclass
@@ -108,7 +123,7 @@ class Scope:
             scope = scope.parent
         return None if scope is None else scope.bindings[name]
 
-    def carries(self, name: str, value: SSAValue) -> bool:
+    def carries(self, name: str, value: Binding) -> bool:
         """Whether binding `value` to `name` here changes a value a loop body read."""
         scope: Scope | None = self
         while scope is not None and name not in scope.bindings:
@@ -208,9 +223,43 @@ class ExpressionBuilder:
         binding = self.scope.lookup(node.id)
         if isinstance(binding, Hidden):
             self.fail(node, binding.reason)
+        if isinstance(binding, Allocation):
+            self.fail(
+                node,
+                f"'{node.id}' is a {self.alias}.tile.create(...) tile, which has no "
+                f"value: it can only be the scratch tile of {self.alias}.tile.row_sum "
+                "or row_max",
+            )
         if binding is None:
             self.fail(node, f"unknown name '{node.id}'")
         return binding
+
+    def create(self, node: ast.Call) -> Allocation:
+        """
+        `pl.tile.create([shape], dtype=DT, target_memory=X)`: a tile without a
+        value (its membership goes with it: the target gives the scratch tile
+        it prints back the row reduction's).
+        """
+        arguments = self.arguments(node)
+        arguments.membership()
+        arguments.expect(1, 1)
+        shape = self.reader.shape(arguments.positional[0], "shape")
+        element_type = self.reader.dtype(arguments.required_keyword("dtype"))
+        space_node = arguments.keyword("target_memory")
+        space = (
+            MemorySpace.VEC
+            if space_node is None
+            else self.reader.memory_space(space_node)
+        )
+        arguments.finish()
+        return Allocation(TileType(shape, element_type, space), node)
+
+    def allocation(self, node: ast.expr) -> Allocation | None:
+        """The `pl.tile.create(...)` tile `node` names, if it names one."""
+        if not isinstance(node, ast.Name):
+            return None
+        binding = self.scope.lookup(node.id)
+        return binding if isinstance(binding, Allocation) else None
 
     def typed(self, node: ast.expr, kind: type[Attribute], what: str) -> SSAValue:
         """A value of a `kind` type (`TileType`, `TensorType`, ...)."""
@@ -333,6 +382,14 @@ class ExpressionBuilder:
             return build_tile_call(self, TILE_CALLS[path[1]], node, annotation)
         if len(path) == 1 and path[0] in MIN_MAX:
             return self.min_max(node, path[0])
+        if path == (TYPED_CONSTANT,):
+            return self.typed_constant(node)
+        if path == ("tile", ALLOCATION_CALL):
+            self.fail(
+                node,
+                f"{dotted(node.func)}(...) must be assigned to a name, and can only "
+                f"be the scratch tile of {self.alias}.tile.row_sum or row_max",
+            )
         if path == ("yield_",):
             self.fail(
                 node,
@@ -350,6 +407,18 @@ class ExpressionBuilder:
         if isinstance(node.func, ast.Name) and self.scope.lookup(node.func.id) is None:
             self.fail(node.func, f"unknown name '{node.func.id}'")
         return self.fail(node, f"unsupported PyPTO construct '{construct_name(node)}'")
+
+    def typed_constant(self, node: ast.Call) -> SSAValue:
+        """`pl.const(5, pl.INT32)`: a literal of the dtype PyPTO's printer gives it."""
+        arguments = self.arguments(node)
+        arguments.expect(2, 2)
+        arguments.finish()
+        value_node, dtype_node = arguments.positional
+        literal = self._literal(value_node)
+        if literal is None:
+            self.fail(value_node, f"{arguments.name}(...) takes a number literal")
+        typ = self.reader.dtype(dtype_node, SCALAR_DTYPES)
+        return self.constant(Literal(literal, value_node), typ)
 
     def call_value(self, node: ast.Call) -> SSAValue:
         result = self.call(node)

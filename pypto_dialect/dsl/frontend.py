@@ -93,6 +93,13 @@ class _ProgramReader:
                     f"'import {LANGUAGE_MODULE} as {MODULE_ALIAS}' and "
                     f"@{MODULE_ALIAS}.program classes",
                 )
+        if not classes:
+            raise ParseError(
+                self.source.char_span(1, 1),
+                f"no @{self.alias}.program class: a PyPTO program holds "
+                f"'import {LANGUAGE_MODULE} as {MODULE_ALIAS}' and "
+                f"@{MODULE_ALIAS}.program classes",
+            )
         if len(classes) == 1:
             return classes[0]
         return ModuleOp(classes)

@@ -15,14 +15,13 @@ from xdsl.utils.exceptions import VerifyException
 
 from pypto_dialect.dsl.annotations import (
     Annotation,
-    annotation_text,
     dotted,
-    matches,
     pl_path,
     resolve,
 )
 from pypto_dialect.dsl.constructs import construct_name
 from pypto_dialect.dsl.control import ControlFlowBuilder, code, hint
+from pypto_dialect.dsl.tables import ALLOCATION_CALL
 from pypto_dialect.walks import walk_ops
 
 
@@ -137,15 +136,32 @@ class FunctionBuilder(ControlFlowBuilder):
     def assign(self, node: ast.Assign) -> None:
         if len(node.targets) != 1:
             self.fail(node, "chained assignment is not supported")
-        target = self._target(node.targets[0])
-        self.bind(target, self._checked(node.value, None, node.value))
+        self._assign(self._target(node.targets[0]), node.value, None, node.value)
 
     def annotated_assign(self, node: ast.AnnAssign) -> None:
         if node.value is None:
             self.fail(node, "a declaration needs a value")
         target = self._target(node.target)
         annotation = self.reader.read(node.annotation)
-        self.bind(target, self._checked(node.value, annotation, node.annotation))
+        self._assign(target, node.value, annotation, node.annotation)
+
+    def _assign(
+        self,
+        target: ast.Name,
+        node: ast.expr,
+        annotation: Annotation | None,
+        at: ast.AST,
+    ) -> None:
+        """`target = node`: a value, or the tile of a `pl.tile.create(...)`."""
+        if isinstance(node, ast.Call) and pl_path(node.func, self.alias) == (
+            "tile",
+            ALLOCATION_CALL,
+        ):
+            allocation = self.create(node)
+            self.check_annotation(annotation, allocation.typ, at)
+            self.bind(target, allocation)
+            return
+        self.bind(target, self._checked(node, annotation, at))
 
     def augmented_assign(self, node: ast.AugAssign) -> None:
         target = self._target(node.target)
@@ -189,12 +205,7 @@ class FunctionBuilder(ControlFlowBuilder):
             value = self.binary(node, expected)
         else:
             value = self.value(node, expected)
-        if annotation is not None and not matches(annotation, value.type):
-            self.fail(
-                at,
-                f"the annotation {annotation_text(annotation)} does not match the "
-                f"value's type {self.type_name(value.type)}",
-            )
+        self.check_annotation(annotation, value.type, at)
         return value
 
 

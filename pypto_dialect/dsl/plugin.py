@@ -23,14 +23,7 @@ from xdsl.utils.target import Target
 from pypto_dialect.dsl.errors import ExportError
 from pypto_dialect.dsl.frontend import parse_pypto
 from pypto_dialect.dsl.target import print_pypto
-from pypto_dialect.tools.diagnostics import (
-    UnreadableInput,
-    decode_source,
-    located_error,
-)
-
-FRONTEND_NAMES = ("pypto", "py")
-"""`-f pypto`; `py` too, because `xdsl-opt` wants a frontend for the file extension."""
+from pypto_dialect.source_text import UnreadableInput, decode_source, located_error
 
 
 class ExitingParseError(ParseError, SystemExit):

@@ -78,6 +78,15 @@ MEMBERSHIP_KEY = "pipeline_membership"
 IGNORED_DEFAULTS: Mapping[str, object] = {"transpose": False, "high_precision": False}
 """Keywords of PyPTO calls the IR does not model: accepted with these values only."""
 
+CAST_MODE = "round"
+"""The rounding `mode=` of `pl.tile.cast` the IR's cast is (PyPTO's default, printed on every cast)."""
+
+TYPED_CONSTANT = "const"
+"""`pl.const(value, pl.DT)`: how PyPTO prints a literal of a dtype a bare one lacks."""
+
+ALLOCATION_CALL = "create"
+"""`pl.tile.create(shape, dtype=DT, target_memory=X)`: a tile without a value."""
+
 
 class CallKind(Enum):
     """The argument pattern of a `pl.tile` call."""
@@ -132,6 +141,8 @@ _CALLS = (
     TileCall("subs", CallKind.SCALAR, tile.SubsOp),
     TileCall("muls", CallKind.SCALAR, tile.MulsOp),
     TileCall("divs", CallKind.SCALAR, tile.DivsOp),
+    TileCall("maximums", CallKind.SCALAR, tile.MaxsOp),
+    TileCall("minimums", CallKind.SCALAR, tile.MinsOp),
     TileCall("exp", CallKind.UNARY, tile.ExpOp),
     TileCall("neg", CallKind.UNARY, tile.NegOp),
     TileCall("abs", CallKind.UNARY, tile.AbsOp),
@@ -157,7 +168,7 @@ _ALIASES = (
     TileCall("maxs", CallKind.SCALAR, tile.MaxsOp),
     TileCall("mins", CallKind.SCALAR, tile.MinsOp),
 )
-"""Accepted on input; the target prints `maximum` / `minimum` with a scalar."""
+"""Accepted on input; the target prints `maximums` / `minimums`, PyPTO's names."""
 
 TILE_CALLS: Mapping[str, TileCall] = {call.name: call for call in (*_CALLS, *_ALIASES)}
 """`pl.tile.<name>` by name."""

@@ -11,7 +11,12 @@ from xdsl.ir import Operation, SSAValue
 from pypto_dialect import tile
 from pypto_dialect.dsl.annotations import shape_text, space_text
 from pypto_dialect.dsl.errors import fail
-from pypto_dialect.dsl.tables import EXPORT_CALLS, MODULE_ALIAS, CallKind
+from pypto_dialect.dsl.tables import (
+    ALLOCATION_CALL,
+    EXPORT_CALLS,
+    MODULE_ALIAS,
+    CallKind,
+)
 from pypto_dialect.types import TileType
 
 if TYPE_CHECKING:
@@ -109,6 +114,32 @@ def _full(p: FunctionPrinter, op: tile.FullOp) -> list[str]:
     ]
 
 
+def _row_reduce(p: FunctionPrinter, op: tile.RowReductionOp) -> list[str]:
+    """
+    PyPTO's row reductions need a scratch tile: without one, a fresh
+    `pl.tile.create` of the source's type, the smallest one PyPTO accepts,
+    right before the op (so that it lives only while the op runs).
+    """
+    if op.scratch is not None:
+        return _operands(p, op)
+    source = _tile(op.source)
+    scratch = p.names.new("tmp", "tmp")
+    create = _ALLOCATE.format(
+        shape=shape_text(source.get_shape()),
+        dtype=p.dtype(source.element_type, op),
+        space=space_text(source.memory_space),
+    )
+    p.emit(f"{scratch}: {p.type_of(source, op)} = {create}{p.keywords(op)})")
+    return [p.ref(op.source, op), scratch]
+
+
+_ALLOCATE = (
+    f"{MODULE_ALIAS}.tile.{ALLOCATION_CALL}({{shape}}, dtype={{dtype}}, "
+    "target_memory={space}"
+)
+"""`pl.tile.create(...)` without its closing parenthesis (keywords may follow)."""
+
+
 def _channel(p: FunctionPrinter, op: Operation) -> list[str]:
     return [*_operands(p, op), "split=0"]
 
@@ -126,7 +157,7 @@ _TILE_ARGUMENTS: dict[CallKind, Callable[[FunctionPrinter, Any], list[str]]] = {
     CallKind.SCALAR: _scalar,
     CallKind.UNARY: _operands,
     CallKind.CAST: _cast,
-    CallKind.ROW_REDUCE: _operands,
+    CallKind.ROW_REDUCE: _row_reduce,
     CallKind.ROW_EXPAND: _operands,
     CallKind.FULL: _full,
     CallKind.PUSH: _channel,

@@ -23,7 +23,6 @@ from pypto_dialect.interpreter.elements import (
     shaped_type_name,
 )
 from pypto_dialect.interpreter.kernel import (
-    DEFAULT_MAX_ELEMENTS,
     RANDOM_INDEX_RANGE,
     RANDOM_INT_RANGE,
     KernelArg,
@@ -37,12 +36,12 @@ from pypto_dialect.interpreter.kernel import (
     run_kernel,
 )
 from pypto_dialect.interpreter.pypto import PyPTOFunctions
-from pypto_dialect.interpreter.scf import (
-    DEFAULT_MAX_ITERATIONS,
-    PyPTOCfFunctions,
-    PyPTOScfFunctions,
-)
+from pypto_dialect.interpreter.scf import PyPTOCfFunctions, PyPTOScfFunctions
 from pypto_dialect.interpreter.values import integer_scalar
+from pypto_dialect.interpreter_limits import (
+    DEFAULT_MAX_ELEMENTS,
+    DEFAULT_MAX_ITERATIONS,
+)
 
 __all__ = [
     "DEFAULT_MAX_ELEMENTS",

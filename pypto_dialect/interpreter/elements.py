@@ -5,9 +5,11 @@ and the conversion rule of `pypto.tile.cast`.
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
+from functools import cache
 from typing import Any, TypeAlias
 
-import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
@@ -21,27 +23,60 @@ INDEX_BITWIDTH = 64
 INDEX_TYPE = IntegerType(INDEX_BITWIDTH)
 """The integer type of `index` values."""
 
-_FLOAT_DTYPES: dict[str, np.dtype[Any]] = {
-    name: np.dtype(dtype)
-    for name, dtype in (
-        ("f16", np.float16),
-        ("bf16", ml_dtypes.bfloat16),
-        ("f32", np.float32),
-        ("f64", np.float64),
-        ("f8E5M2", ml_dtypes.float8_e5m2),
-        ("f8E4M3", ml_dtypes.float8_e4m3),
-        ("f8E4M3FN", ml_dtypes.float8_e4m3fn),
-        ("f8E5M2FNUZ", ml_dtypes.float8_e5m2fnuz),
-        ("f8E4M3FNUZ", ml_dtypes.float8_e4m3fnuz),
-        ("f8E4M3B11FNUZ", ml_dtypes.float8_e4m3b11fnuz),
-        ("f8E3M4", ml_dtypes.float8_e3m4),
-        ("f8E8M0FNU", ml_dtypes.float8_e8m0fnu),
-        ("f6E2M3FN", ml_dtypes.float6_e2m3fn),
-        ("f6E3M2FN", ml_dtypes.float6_e3m2fn),
-        ("f4E2M1FN", ml_dtypes.float4_e2m1fn),
-    )
+_NUMPY_FLOATS: dict[str, np.dtype[Any]] = {
+    "f16": np.dtype(np.float16),
+    "f32": np.dtype(np.float32),
+    "f64": np.dtype(np.float64),
 }
-"""The numpy dtype of every builtin float type that has one (`ml_dtypes` for the narrow ones)."""
+"""The builtin float types that numpy has."""
+
+_NARROW_FLOATS = {
+    "bf16": "bfloat16",
+    "f8E5M2": "float8_e5m2",
+    "f8E4M3": "float8_e4m3",
+    "f8E4M3FN": "float8_e4m3fn",
+    "f8E5M2FNUZ": "float8_e5m2fnuz",
+    "f8E4M3FNUZ": "float8_e4m3fnuz",
+    "f8E4M3B11FNUZ": "float8_e4m3b11fnuz",
+    "f8E3M4": "float8_e3m4",
+    "f8E8M0FNU": "float8_e8m0fnu",
+    "f6E2M3FN": "float6_e2m3fn",
+    "f6E3M2FN": "float6_e3m2fn",
+    "f4E2M1FN": "float4_e2m1fn",
+}
+"""The other builtin float types, by the name of their `ml_dtypes` type."""
+
+
+@dataclass(frozen=True)
+class _NarrowFloats:
+    """The dtypes of `_NARROW_FLOATS`, by MLIR name and the other way round."""
+
+    by_name: dict[str, np.dtype[Any]]
+    names: dict[np.dtype[Any], str]
+
+
+@cache
+def _narrow_floats() -> _NarrowFloats:
+    """
+    `ml_dtypes` takes most of a second to import: only a kernel with one of
+    `_NARROW_FLOATS` imports it.
+    """
+    import ml_dtypes  # noqa: PLC0415
+
+    by_name = {
+        name: np.dtype(getattr(ml_dtypes, attribute))
+        for name, attribute in _NARROW_FLOATS.items()
+    }
+    return _NarrowFloats(by_name, {dtype: name for name, dtype in by_name.items()})
+
+
+def _narrow_float_names() -> dict[np.dtype[Any], str]:
+    """
+    The MLIR names of the narrow float dtypes; none before `ml_dtypes` is
+    imported, when no array can have one.
+    """
+    return _narrow_floats().names if "ml_dtypes" in sys.modules else {}
+
 
 _INTEGER_DTYPES: dict[Attribute, np.dtype[Any]] = {
     IntegerType(1): np.dtype(np.bool_),
@@ -52,12 +87,12 @@ _INTEGER_DTYPES: dict[Attribute, np.dtype[Any]] = {
 }
 """Signless integers are two's complement, read as signed (i1 as a bool)."""
 
-_FLOATS = frozenset(_FLOAT_DTYPES.values())
 F32 = np.dtype(np.float32)
 F64 = np.dtype(np.float64)
 I64 = np.dtype(np.int64)
 BOOL = np.dtype(np.bool_)
-_ELEMENT_TYPE_NAMES = {dtype: name for name, dtype in _FLOAT_DTYPES.items()} | {
+_NUMPY_FLOAT_NAMES = {dtype: name for name, dtype in _NUMPY_FLOATS.items()}
+_ELEMENT_TYPE_NAMES = _NUMPY_FLOAT_NAMES | {
     dtype: str(typ) for typ, dtype in _INTEGER_DTYPES.items()
 }
 
@@ -68,20 +103,25 @@ def numpy_dtype(typ: Attribute) -> np.dtype[Any]:
         return I64
     if typ in _INTEGER_DTYPES:
         return _INTEGER_DTYPES[typ]
-    if isinstance(typ, AnyFloat) and typ.name in _FLOAT_DTYPES:
-        return _FLOAT_DTYPES[typ.name]
+    if isinstance(typ, AnyFloat):
+        if typ.name in _NUMPY_FLOATS:
+            return _NUMPY_FLOATS[typ.name]
+        if typ.name in _NARROW_FLOATS:
+            return _narrow_floats().by_name[typ.name]
     raise InterpretationError(f"type {typ} has no numpy equivalent")
 
 
 def shaped_type_name(array: Array) -> str:
     """The shape and MLIR element type of `array`, as in `16x64xbf16` (`f32` if 0-d)."""
-    element = _ELEMENT_TYPE_NAMES.get(array.dtype, array.dtype.name)
+    element = _ELEMENT_TYPE_NAMES.get(array.dtype) or _narrow_float_names().get(
+        array.dtype, array.dtype.name
+    )
     return "x".join([*(str(dim) for dim in array.shape), element])
 
 
 def is_float(dtype: np.dtype[Any]) -> bool:
     """Whether `dtype` is one of the float dtypes (`ml_dtypes` ones are not kind 'f')."""
-    return dtype in _FLOATS
+    return dtype in _NUMPY_FLOAT_NAMES or dtype in _narrow_float_names()
 
 
 def compute_dtype(dtype: np.dtype[Any]) -> np.dtype[Any]:

@@ -26,9 +26,6 @@ from xdsl.interpreter import (
     OpImplResult,
     _InterpreterFunctionImpls,  # pyright: ignore[reportPrivateUsage]
 )
-from xdsl.interpreters.builtin import BuiltinFunctions
-from xdsl.interpreters.func import FuncFunctions
-from xdsl.interpreters.math import MathFunctions
 from xdsl.ir import Attribute, Operation, OpResult
 from xdsl.traits import SymbolTable
 from xdsl.utils.diagnostic import Diagnostic
@@ -47,10 +44,14 @@ from pypto_dialect.interpreter.elements import (
 )
 from pypto_dialect.interpreter.pypto import CHANNELS, PyPTOFunctions
 from pypto_dialect.interpreter.scf import (
-    DEFAULT_MAX_ITERATIONS,
     ITERATIONS_LEFT,
     PyPTOCfFunctions,
     PyPTOScfFunctions,
+)
+from pypto_dialect.interpreter.upstream import (
+    BuiltinFunctions,
+    FuncFunctions,
+    MathFunctions,
 )
 from pypto_dialect.interpreter.values import (
     Scalar,
@@ -58,18 +59,15 @@ from pypto_dialect.interpreter.values import (
     integer_scalar,
     scalar_array,
 )
+from pypto_dialect.interpreter_limits import (
+    DEFAULT_MAX_ELEMENTS,
+    DEFAULT_MAX_ITERATIONS,
+)
 from pypto_dialect.types import TensorType, TileType
 from pypto_dialect.walks import walk_ops
 
 KernelArg: TypeAlias = Array | np.generic | int | float
 """An argument of `run_kernel`: an array for a tensor or tile, a number for a scalar."""
-
-DEFAULT_MAX_ELEMENTS = 1 << 26
-"""
-The most elements one tensor or tile of a run may hold (64 Mi, 512 MiB as
-float64), so that no type asks the interpreter for more memory than a
-machine has.
-"""
 
 RANDOM_INDEX_RANGE = (1, 8)
 """`random_inputs` draws `index` parameters uniformly from this closed range."""

@@ -161,6 +161,19 @@ def _tile_math(
     return implementation(op_type, body)
 
 
+def _row_reduction(
+    op_type: type[Operation], compute: Compute
+) -> OpImpl[InterpreterFunctions, Operation]:
+    """A row reduction (`_math` on the source): its scratch tile is only scratch."""
+
+    def body(
+        interpreter: Interpreter, op: Operation, args: PythonValues
+    ) -> PythonValues:
+        return (_math(op, compute, [args[0]], floats_only=False),)
+
+    return implementation(op_type, body)
+
+
 def _divide(lhs: Array, rhs: Array) -> Array:
     """IEEE division for floats; for integers, truncating toward zero."""
     if is_float(lhs.dtype):
@@ -348,8 +361,8 @@ class PyPTOFunctions(InterpreterFunctions):
     run_recip = _tile_math(tile.RecipOp, np.reciprocal, floats_only=True)
     run_relu = _tile_math(tile.ReluOp, _relu)
 
-    run_row_sum = _tile_math(tile.RowSumOp, _row_sum)
-    run_row_max = _tile_math(tile.RowMaxOp, _row_max)
+    run_row_sum = _row_reduction(tile.RowSumOp, _row_sum)
+    run_row_max = _row_reduction(tile.RowMaxOp, _row_max)
     run_row_expand_add = _tile_math(tile.RowExpandAddOp, np.add)
     run_row_expand_sub = _tile_math(tile.RowExpandSubOp, np.subtract)
     run_row_expand_mul = _tile_math(tile.RowExpandMulOp, np.multiply)

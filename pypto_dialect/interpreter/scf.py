@@ -14,15 +14,12 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.interpreters.cf import CfFunctions
-from xdsl.interpreters.scf import ScfFunctions
 from xdsl.utils.exceptions import InterpretationError
 
+from pypto_dialect.interpreter.upstream import CfFunctions, ScfFunctions
 from pypto_dialect.interpreter.values import implementation, integer_scalar
+from pypto_dialect.interpreter_limits import DEFAULT_MAX_ITERATIONS
 from pypto_dialect.pipeline import PipelineOp
-
-DEFAULT_MAX_ITERATIONS = 10_000_000
-"""The default budget of one run: loop iterations plus branches taken."""
 
 ITERATIONS_LEFT = "iterations_left"
 """Key of the remaining budget in the interpreter's data."""

@@ -1,6 +1,7 @@
 """
-Error reporting shared by `pypto-opt` and `pypto-run`: source locations,
-undecodable input, and internal errors (bugs, exit code 70).
+Error reporting shared by the console tools: diagnostics located at ops,
+internal errors (bugs, exit code 70), `--version`. Decoding and located
+source errors are `pypto_dialect.source_text`'s, which the frontend shares.
 
 xDSL ops do not keep where they were parsed from: `CheckedParser`
 (`pypto_dialect.checked`) remembers it, `recording_diagnosed_ops` tells
@@ -18,15 +19,18 @@ import traceback
 from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import contextmanager
 from importlib.metadata import version
+from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import DiagnosticException
-from xdsl.utils.lexer import Span
 
 from pypto_dialect import __version__
-from pypto_dialect.checked import OpSpans, describe_exception
+from pypto_dialect.source_text import located_error
+
+if TYPE_CHECKING:
+    from pypto_dialect.checked import OpSpans
 
 INTERNAL_ERROR = 70
 """The exit code of an internal error (`EX_SOFTWARE` of sysexits.h)."""
@@ -64,10 +68,6 @@ def reported_diagnostics(
             raise ToolFailure(text) from None
 
 
-class UnreadableInput(Exception):
-    """Input that is not a program's text; the message says why (`cannot read FILE: ...`)."""
-
-
 @contextmanager
 def recording_diagnosed_ops() -> Generator[list[Operation]]:
     """Collect the ops that xDSL attaches diagnostics to while the block runs."""
@@ -83,16 +83,6 @@ def recording_diagnosed_ops() -> Generator[list[Operation]]:
         yield diagnosed
     finally:
         setattr(Diagnostic, "add_message", add_message)  # noqa: B010
-
-
-def source_excerpt(span: Span[str] | Span[bytes]) -> str:
-    """The source line(s) of `span` with carets under it, without the location line."""
-    return span.print_with_context().split("\n", 1)[1].rstrip("\n")
-
-
-def located_error(span: Span[str] | Span[bytes], message: str) -> str:
-    """`file:line:col: error: message` and the source line with carets."""
-    return f"{span.get_location()}: error: {message}\n{source_excerpt(span)}"
 
 
 def diagnostic_text(
@@ -131,34 +121,54 @@ def diagnostic_text(
     return "\n".join((f"{input_name}: error: {context}{message}", *notes))
 
 
-def decode_source(data: bytes, line_offset: int = 0) -> str:
+def version_text(tool: str, xdsl_version: str | None = None) -> str:
+    """What `tool --version` prints; `xdsl_version` is the installed one's by default."""
+    xdsl_version = version("xdsl") if xdsl_version is None else xdsl_version
+    return f"{tool} {__version__} (pypto-dialect, on xdsl {xdsl_version})"
+
+
+class PrintAndExit(argparse.Action):
     """
-    `data` as UTF-8 text, or `UnreadableInput` locating the first NUL byte or
-    invalid byte (`line_offset` lines precede `data` in the file). A byte
-    order mark that starts the file is skipped, as Python skips it.
+    An option that prints `text(value)` and exits, as `--help` does. `text`
+    raises a `ToolFailure` for an error (exit code 1); a reader that stops
+    reading (`| head`) ends the tool quietly.
     """
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise UnreadableInput(
-            f"binary data (NUL byte at {_where(data, nul, line_offset)})"
-        )
-    try:
-        return data.decode("utf-8-sig" if line_offset == 0 else "utf-8")
-    except UnicodeDecodeError as error:
-        byte = data[error.start]
-        where = _where(data, error.start, line_offset)
-        raise UnreadableInput(f"not UTF-8 text (byte {byte:#04x} at {where})") from None
+
+    def __init__(self, *args: Any, text: Callable[[Any], str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.text = text
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        try:
+            print(self.text(values), flush=True)
+        except ToolFailure as failure:
+            print(failure, file=sys.stderr)
+            parser.exit(1)
+        except BrokenPipeError:
+            # Python would report the closed pipe again when it flushes at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        parser.exit()
 
 
-def _where(data: bytes, offset: int, line_offset: int) -> str:
-    line = line_offset + data.count(b"\n", 0, offset) + 1
-    column = offset - data.rfind(b"\n", 0, offset)
-    return f"line {line}, column {column}"
+def add_version_flag(parser: argparse.ArgumentParser, tool: str) -> None:
+    """`--version`, which reads the package metadata only when given."""
 
+    def text(_: object) -> str:
+        return version_text(tool)
 
-def version_text(tool: str) -> str:
-    """What `tool --version` prints."""
-    return f"{tool} {__version__} (pypto-dialect, on xdsl {version('xdsl')})"
+    parser.add_argument(
+        "--version",
+        action=PrintAndExit,
+        nargs=0,
+        text=text,
+        help="print the version and exit",
+    )
 
 
 def int_at_least(minimum: int, what: str) -> Callable[[str], int]:
@@ -190,6 +200,8 @@ def report_internal_error(tool: str, error: Exception, show_traceback: bool) -> 
     as two lines, or as its traceback with `--traceback` or PYPTO_TRACEBACK=1.
     Returns the exit code.
     """
+    from pypto_dialect.checked import describe_exception
+
     if show_traceback or os.environ.get("PYPTO_TRACEBACK") == "1":
         traceback.print_exception(error)
         return INTERNAL_ERROR

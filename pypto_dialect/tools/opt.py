@@ -22,36 +22,43 @@ import shutil
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import IO, NoReturn
+from typing import IO, TYPE_CHECKING, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.transforms.mlir_opt import MLIROptPass
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from pypto_dialect.checked import CheckedParser, OpSpans, verify_module
-from pypto_dialect.dsl import parse_pypto
-from pypto_dialect.dsl.plugin import FRONTEND_NAMES
+from pypto_dialect.source_text import UnreadableInput, decode_source, located_error
 from pypto_dialect.tools.diagnostics import (
-    UnreadableInput,
+    PrintAndExit,
+    ToolFailure,
     add_traceback_flag,
-    decode_source,
     diagnostic_text,
-    located_error,
     recording_diagnosed_ops,
     report_internal_error,
     version_text,
 )
+from pypto_dialect.tools.pipelines import (
+    PipelineError,
+    help_pass,
+    list_passes,
+    parse_pipeline,
+)
+from pypto_dialect.tools.universe import FRONTEND_NAMES
+
+if TYPE_CHECKING:
+    from xdsl.ir import Operation
+
+    from pypto_dialect.checked import OpSpans
 
 
 class PyPTOOptMain(xDSLOptMain):
     """`xdsl-opt` whose diagnostics are `error:` lines instead of tracebacks."""
 
     op_spans: OpSpans
-    version_format = version_text("pypto-opt")
+    version_format = version_text("pypto-opt", "{xdsl_version}")
 
     def __init__(
         self,
@@ -63,14 +70,52 @@ class PyPTOOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        # xDSL's help of `-p` names every pass, most of `--help`: --list-passes
+        # lists them. argparse has no public way to reach an added option.
+        actions = arg_parser._actions  # pyright: ignore[reportPrivateUsage]
+        passes = next(action for action in actions if action.dest == "passes")
+        passes.help = (
+            "the passes to run, comma-separated, each NAME or "
+            "NAME{OPTION=VALUE ...} (see --list-passes and --help-pass)"
+        )
+        arg_parser.add_argument(
+            "--list-passes",
+            action=PrintAndExit,
+            nargs=0,
+            text=self._list_passes,
+            help="list the passes, one line each, and exit",
+        )
+        arg_parser.add_argument(
+            "--help-pass",
+            metavar="NAME",
+            action=PrintAndExit,
+            text=self._help_pass,
+            help="describe the pass NAME and each of its options, and exit",
+        )
         add_traceback_flag(arg_parser)
+
+    def _list_passes(self, _: object) -> str:
+        return list_passes(self.available_passes)
+
+    def _help_pass(self, name: str) -> str:
+        try:
+            return help_pass(name, self.available_passes)
+        except PipelineError as error:
+            raise ToolFailure(f"pypto-opt: error: --help-pass: {error}") from None
 
     def setup_pipeline(self) -> None:
         """xDSL's pipeline, verifying with `verify_module` after parsing and each pass."""
+        from xdsl.transforms.mlir_opt import MLIROptPass
+
+        from pypto_dialect.checked import verify_module
+
         try:
-            super().setup_pipeline()
-        except ValueError as error:
-            _fail(f"pypto-opt: error: {error} (--help lists the available passes)")
+            # Ours answers a mistake; then xDSL's builds the same passes into
+            # the pipeline with its callback (--time-passes and the like).
+            parse_pipeline(self.args.passes, self.available_passes)
+        except PipelineError as error:
+            _fail(f"pypto-opt: error: --passes: {error}")
+        super().setup_pipeline()
         for pass_ in self.pipeline.passes:
             # A missing tool is the environment's fault, not a bug: say so first.
             if isinstance(pass_, MLIROptPass) and not shutil.which(pass_.executable):
@@ -112,6 +157,8 @@ class PyPTOOptMain(xDSLOptMain):
     ) -> ModuleOp | None:
         frontend = parse_spec(self.args.frontend).name if self.args.frontend else None
         if (frontend or file_extension) in FRONTEND_NAMES:
+            from pypto_dialect.dsl import parse_pypto
+
             return parse_pypto(
                 self.ctx,
                 decode_source(chunk.read(), start_offset),
@@ -121,6 +168,8 @@ class PyPTOOptMain(xDSLOptMain):
             )
         if frontend or file_extension != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
+        from pypto_dialect.checked import CheckedParser
+
         parser = CheckedParser(
             self.ctx,
             decode_source(chunk.read(), start_offset),

@@ -17,56 +17,42 @@ internal error (exit code 70, see `report_internal_error`).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import sys
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
-from xdsl.utils.exceptions import (
-    ArgSpecParseError,
-    DiagnosticException,
-    InterpretationError,
-    ParseError,
-)
+from xdsl.utils.exceptions import DiagnosticException, InterpretationError, ParseError
 
-from pypto_dialect.checked import OpSpans, parse_module, verify_module
-from pypto_dialect.context import pypto_context
-from pypto_dialect.dsl import parse_pypto
-from pypto_dialect.dsl.plugin import FRONTEND_NAMES
-from pypto_dialect.interpreter import (
+from pypto_dialect.interpreter_limits import (
     DEFAULT_MAX_ELEMENTS,
     DEFAULT_MAX_ITERATIONS,
-    Array,
-    KernelArg,
-    KernelRun,
-    compare_runs,
-    find_kernel,
-    kernel_names,
-    random_inputs,
-    run_kernel,
-    shaped_type_name,
 )
+from pypto_dialect.source_text import UnreadableInput, decode_source, located_error
 from pypto_dialect.tools.diagnostics import (
     ToolFailure,
-    UnreadableInput,
     add_traceback_flag,
-    decode_source,
+    add_version_flag,
     int_at_least,
-    located_error,
     report_internal_error,
     reported_diagnostics,
-    version_text,
 )
-from pypto_dialect.walks import walk_ops
+from pypto_dialect.tools.pipelines import (
+    PassFactories,
+    PipelineError,
+    parse_pipeline,
+)
+from pypto_dialect.tools.universe import FRONTEND_NAMES
 
-PassFactories = Mapping[str, Callable[[], type[ModulePass]]]
+if TYPE_CHECKING:
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import PassPipeline
+
+    from pypto_dialect.checked import OpSpans
+    from pypto_dialect.interpreter import Array, KernelArg, KernelRun
 
 
 def main(
@@ -81,8 +67,6 @@ def main(
     """
     options = _argument_parser().parse_args(args)
     try:
-        if available_passes is None:
-            available_passes = Universe.get_multiverse().all_passes
         return _run(options, available_passes)
     except ToolFailure as failure:
         print(failure, file=sys.stderr)
@@ -151,9 +135,7 @@ def _argument_parser() -> argparse.ArgumentParser:
         help="the most elements one tensor or tile may hold, so that no type asks "
         f"for more memory than the machine has (default: {DEFAULT_MAX_ELEMENTS:,})",
     )
-    parser.add_argument(
-        "--version", action="version", version=version_text("pypto-run")
-    )
+    add_version_flag(parser, "pypto-run")
     add_traceback_flag(parser)
     return parser
 
@@ -170,7 +152,17 @@ def _assignment(text: str) -> tuple[str, int]:
         ) from None
 
 
-def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
+def _run(options: argparse.Namespace, available_passes: PassFactories | None) -> int:
+    from pypto_dialect.checked import verify_module
+    from pypto_dialect.context import pypto_context
+    from pypto_dialect.interpreter import (
+        compare_runs,
+        find_kernel,
+        random_inputs,
+        run_kernel,
+    )
+    from pypto_dialect.walks import walk_ops
+
     ctx = pypto_context()
     source_name = "<stdin>" if options.kernel == "-" else options.kernel
     op_spans: OpSpans = {}
@@ -185,7 +177,7 @@ def _run(options: argparse.Namespace, available_passes: PassFactories) -> int:
 
     with reported_diagnostics(source_name, op_spans, name_op=_names_its_op):
         verify_module(module)
-        entry = (options.entry or _only_kernel(module)).removeprefix("@")
+        entry = (options.entry or _only_kernel(module, source_name)).removeprefix("@")
         kernel = find_kernel(module, entry)
         inputs = random_inputs(
             kernel, options.seed, overrides, max_elements=options.max_elements
@@ -237,9 +229,14 @@ def _names_its_op(error: DiagnosticException) -> bool:
 def _parse(ctx: Context, path: str, source_name: str, op_spans: OpSpans) -> ModuleOp:
     text = _read(path, source_name)
     extension = os.path.splitext(path)[1].removeprefix(".")
-    read = parse_pypto if extension in FRONTEND_NAMES else parse_module
     try:
-        return read(ctx, text, source_name, op_spans=op_spans)
+        if extension in FRONTEND_NAMES:
+            from pypto_dialect.dsl import parse_pypto
+
+            return parse_pypto(ctx, text, source_name, op_spans=op_spans)
+        from pypto_dialect.checked import parse_module
+
+        return parse_module(ctx, text, source_name, op_spans=op_spans)
     except ParseError as error:
         raise ToolFailure(located_error(error.span, error.msg)) from None
 
@@ -256,23 +253,27 @@ def _read(path: str, source_name: str) -> str:
         ) from None
 
 
-def _pipeline(spec: str, available_passes: PassFactories) -> PassPipeline:
+def _pipeline(spec: str, available_passes: PassFactories | None) -> PassPipeline:
+    if available_passes is None:
+        available_passes = Universe.get_multiverse().all_passes
     try:
-        return PassPipeline.parse_spec(dict(available_passes), spec)
-    except ValueError as error:
-        raise ToolFailure(
-            f"pypto-run: error: --passes: {error} "
-            "(`pypto-opt --help` lists the available passes)"
-        ) from None
-    except ArgSpecParseError as error:
+        return parse_pipeline(spec, available_passes)
+    except PipelineError as error:
         raise ToolFailure(f"pypto-run: error: --passes: {error}") from None
 
 
-def _only_kernel(module: ModuleOp) -> str:
+def _only_kernel(module: ModuleOp, source_name: str) -> str:
+    from pypto_dialect.interpreter import kernel_names
+
     names = kernel_names(module)
     if len(names) == 1:
         return names[0]
-    listed = ", ".join(f"@{name}" for name in names) or "none"
+    if not names:
+        raise ToolFailure(
+            f"{source_name}: error: no function to run: the module has no "
+            "func.func with a body"
+        )
+    listed = ", ".join(f"@{name}" for name in names)
     raise ToolFailure(
         f"pypto-run: error: choose the function to run with --entry "
         f"(functions: {listed})"
@@ -280,6 +281,8 @@ def _only_kernel(module: ModuleOp) -> str:
 
 
 def _load_inputs(path: str) -> dict[str, Array]:
+    import numpy as np
+
     try:
         with open(path, "rb") as file:
             if not zipfile.is_zipfile(file):
@@ -292,6 +295,8 @@ def _load_inputs(path: str) -> dict[str, Array]:
 
 
 def _save(path: str, run: KernelRun) -> None:
+    import numpy as np
+
     # `np.savez(path, **outputs)` would clash with outputs named `file`.
     try:
         with zipfile.ZipFile(path, "w") as archive:
@@ -313,6 +318,8 @@ def _summary(
     inputs: Mapping[str, KernelArg],
     run: KernelRun,
 ) -> str:
+    import numpy as np
+
     source = f"inputs {options.inputs}, " if options.inputs is not None else ""
     rows: list[tuple[str, str]] = []
     for name, final in run.tensors.items():
@@ -336,6 +343,12 @@ def _summary(
 
 def _describe(array: Array) -> str:
     """Shape, element type, a few statistics and a checksum of the bits."""
+    import hashlib
+
+    import numpy as np
+
+    from pypto_dialect.interpreter import shaped_type_name
+
     if array.ndim == 0:
         return f"{shaped_type_name(array)} {array[()]!s}"
     values: Any = array.astype(np.float64)

@@ -15,19 +15,19 @@ from pypto_dialect.dialects import get_all_dialects
 
 
 def _pypto_frontend() -> type[Frontend]:
-    from pypto_dialect.dsl.plugin import PyPTOFrontend  # noqa: PLC0415
+    from pypto_dialect.dsl.plugin import PyPTOFrontend
 
     return PyPTOFrontend
 
 
 def _py_frontend() -> type[Frontend]:
-    from pypto_dialect.dsl.plugin import PyFrontend  # noqa: PLC0415
+    from pypto_dialect.dsl.plugin import PyFrontend
 
     return PyFrontend
 
 
 def _pypto_target() -> type[Target]:
-    from pypto_dialect.dsl.plugin import PyPTOTarget  # noqa: PLC0415
+    from pypto_dialect.dsl.plugin import PyPTOTarget
 
     return PyPTOTarget
 
@@ -40,3 +40,6 @@ PYPTO_UNIVERSE = Universe(
     all_frontends={"pypto": _pypto_frontend, "py": _py_frontend},
     all_targets={"pypto": _pypto_target},
 )
+
+FRONTEND_NAMES = tuple(PYPTO_UNIVERSE.all_frontends)
+"""The names (`-f NAME`, file extensions) that mean PyPTO input."""

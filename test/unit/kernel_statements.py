@@ -123,8 +123,16 @@ class StatementBuilder(KernelEmitter):
             self.features.add("unary math")
         elif kind == 3:
             op, expand = self.choice(ROW_OPS), self.choice(ROW_EXPAND_OPS)
+            # PyPTO's scratch tile: none (the target prints one) or the
+            # latest tile, decided without a draw of its own, which would
+            # change the fixed sample of `test_generator_covers_every_feature`.
+            operands, types = lhs, VEC_TILE
+            if ROW_EXPAND_OPS.index(expand):
+                operands += f", {(scope.vec_tiles or [lhs])[-1]}"
+                types += f", {VEC_TILE}"
+                self.features.add("row op scratch")
             reduced = self.emit_value(
-                "r", f"pypto.tile.{op} {lhs} : {VEC_TILE} -> {ROW_TILE}"
+                "r", f"pypto.tile.{op} {operands} : {types} -> {ROW_TILE}"
             )
             result = self.emit_value(
                 "m",

@@ -85,6 +85,7 @@ FEATURES = frozenset(
         "unary math",
         "cast",
         "row op",
+        "row op scratch",
         "tile.read",
         "tile.write",
         "matmul",

@@ -285,8 +285,8 @@ def test_explain_prints_moves(capsys: pytest.CaptureFixture[str]):
     err = capsys.readouterr().err
     assert err.splitlines() == [
         "canonicalize-io-order: a block of pypto.pipeline in @k:",
-        "  #4 -> #1 arith.addi (%off): moved",
-        "  #5 -> #3 pypto.tile.load (%t): moved",
+        "  #4 -> #1 arith.addi (%off_1): moved",
+        "  #5 -> #3 pypto.tile.load (%t_1): moved",
     ]
     canonicalize(parse(STAGE_TWO))
     assert capsys.readouterr().err == ""

@@ -17,6 +17,7 @@ from itertools import pairwise
 from pathlib import Path
 from urllib.parse import unquote
 
+import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -156,4 +157,50 @@ def test_checker_catches_dead_links_anchors_and_paths(tmp_path: Path) -> None:
         "page.md:10: dead anchor other.md#gone",
         "page.md:10: dead link ../outside.md",
         "page.md:10: missing path ../outside.md",
+    ]
+
+
+API_IMPORT = re.compile(r"^(from|import) (pypto_dialect|passes|xdsl)\b", re.MULTILINE)
+
+
+def api_examples(page: Path) -> list[str]:
+    """The fenced Python blocks of a page that use the project's or xDSL's API."""
+    tokens = MARKDOWN.parse(page.read_text(encoding="utf-8"))
+    return [
+        token.content
+        for token in tokens
+        if token.type == "fence"
+        and token.info.strip() == "python"
+        and API_IMPORT.search(token.content)
+    ]
+
+
+@pytest.mark.parametrize(
+    "page",
+    [page for page in doc_pages(REPO) if api_examples(page)],
+    ids=lambda page: str(page.relative_to(REPO)),
+)
+def test_api_examples_run(
+    page: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A page's API examples run, in order, in one namespace, from the repo's root."""
+    monkeypatch.chdir(REPO)
+    namespace: dict[str, object] = {"__name__": "__doc_example__"}
+    for number, example in enumerate(api_examples(page), 1):
+        code = compile(example, f"{page.name}, example {number}", "exec")
+        exec(code, namespace)
+    capsys.readouterr()
+
+
+def test_api_examples_are_found(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```python\nfrom passes import get_all_passes\n```\n"
+        "```python\n@pl.program\nclass A: ...\n```\n"
+        "```sh\nimport xdsl\n```\n"
+        "```python\nx = 1\nimport xdsl.ir\n```\n"
+    )
+    assert api_examples(page) == [
+        "from passes import get_all_passes\n",
+        "x = 1\nimport xdsl.ir\n",
     ]

@@ -8,21 +8,28 @@ from typing import Any
 
 import pytest
 from xdsl.ir import Operation
+from xdsl.parser import Parser
 
 from passes.analysis.engines import (
+    Core,
     CostTableError,
     Engine,
+    Unit,
     default_costs,
     default_costs_text,
     engine_of,
+    issuing_core,
     load_costs,
     op_cost,
+    padded_bytes,
     parse_costs,
+    tile_bytes,
+    unit_of,
     work_of,
 )
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
-from pypto_dialect.types import MemorySpace
+from pypto_dialect.types import MemorySpace, TileType
 from pypto_dialect.walks import walk_ops
 
 OPS = """
@@ -61,7 +68,8 @@ EXPECTED = [
     ("pypto.tile.matmul_acc", Engine.CUBE, 16 * 64 * 32),
     ("pypto.tile.row_sum", Engine.VECTOR, 16 * 64 * 4),
     ("pypto.tile.exp", Engine.VECTOR, 16 * 64 * 4),
-    ("pypto.tile.read", Engine.VECTOR, 4),
+    # `GetValue` runs on the scalar unit (docs/report.md, the model).
+    ("pypto.tile.read", Engine.SCALAR, 4),
     ("pypto.tile.tpush_to_aiv", Engine.AIC_TO_AIV, 16 * 64 * 4),
     ("pypto.tile.tpop_from_aiv", Engine.AIV_TO_AIC, 16 * 64 * 4),
     ("arith.addi", Engine.SCALAR, 0),
@@ -85,7 +93,8 @@ def test_cost_is_latency_plus_work_over_bandwidth():
     mte2 = model.engines[Engine.MTE2]
     cost = op_cost(load, model)
     assert cost.duration == mte2.latency + 16 * 64 * 4 / mte2.bandwidth
-    assert cost.busy == {Engine.MTE2: cost.duration}
+    # A load to `vec` runs on the vector core's MTE2.
+    assert cost.busy == {Unit(Core.AIV, Engine.MTE2): cost.duration}
 
 
 def test_ops_with_regions_cost_their_nested_ops_in_sequence():
@@ -111,8 +120,9 @@ func.func @nest(%x: !pypto.tensor<64xf32>, %b: i1) {
     load = model.engines[Engine.MTE2].cost(256)
     store = model.engines[Engine.MTE3].cost(256)
     assert op_cost(loop, model).duration == 4 * (load + store)
-    assert op_cost(loop, model).busy == {Engine.MTE2: 4 * load, Engine.MTE3: 4 * store}
-    assert op_cost(branch, model).busy == {Engine.MTE2: load}
+    mte2, mte3 = Unit(Core.AIV, Engine.MTE2), Unit(Core.AIV, Engine.MTE3)
+    assert op_cost(loop, model).busy == {mte2: 4 * load, mte3: 4 * store}
+    assert op_cost(branch, model).busy == {mte2: load}
 
 
 def test_default_table_is_complete_and_documented():
@@ -121,8 +131,9 @@ def test_default_table_is_complete_and_documented():
     assert set(model.capacities) == set(MemorySpace)
     assert model.capacities[MemorySpace.VEC] == 192 * 1024
     assert model.source == "default"
-    assert "illustrative" in model.description.lower()
-    assert json.loads(default_costs_text())["queue_depth"] == model.queue_depth
+    assert "source" in model.description.lower()
+    table = json.loads(default_costs_text())
+    assert table["queue_depth"]["value"] == model.queue_depth
 
 
 def default_table() -> dict[str, Any]:
@@ -230,3 +241,176 @@ def test_load_costs(tmp_path: Path):
     path.write_bytes(b"\xff")
     with pytest.raises(CostTableError, match="not UTF-8 text"):
         load_costs(str(path))
+
+
+# --------------------------------------------------------------------------- #
+# Padding, fractals, cores
+# --------------------------------------------------------------------------- #
+
+
+def tile(text: str) -> TileType:
+    parsed = Parser(pypto_context(), text).parse_attribute()
+    assert isinstance(parsed, TileType)
+    return parsed
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "padded"),
+    [
+        # vec: each row rounded up to 32 bytes.
+        ("!pypto.tile<16x1xf32, vec>", 64, 16 * 32),
+        ("!pypto.tile<128xf32, vec>", 512, 512),
+        ("!pypto.tile<3x5xf16, vec>", 30, 3 * 32),
+        # mat and left: 16-row fractals of 32-byte rows.
+        ("!pypto.tile<17x16xbf16, mat>", 544, 32 * 32),
+        ("!pypto.tile<16x20xbf16, left>", 640, 16 * 64),
+        # right (K x N): K in 32-byte blocks of elements, N in 16 columns.
+        ("!pypto.tile<20x17xbf16, right>", 680, 64 * 32),
+        # acc: 16 x 16 elements.
+        ("!pypto.tile<17x17xf32, acc>", 1156, 32 * 32 * 4),
+        # bias: 64 bytes.
+        ("!pypto.tile<1x10xf32, bias>", 40, 64),
+    ],
+)
+def test_tiles_are_padded_as_their_memory_lays_them_out(
+    text: str, raw: int, padded: int
+):
+    assert (tile_bytes(tile(text)), padded_bytes(tile(text))) == (raw, padded)
+
+
+def test_cube_work_counts_fractal_steps():
+    # 17 x 20 by 20 x 33 in bf16: 2 x 2 x 3 fractal steps (16 x 16 x 16),
+    # 4096 MACs each; in f32 a fractal holds 8 of K, so K = 20 takes 3.
+    text = """
+func.func @f(%l: !pypto.tile<17x20xbf16, left>, %r: !pypto.tile<20x33xbf16, right>,
+             %lf: !pypto.tile<17x20xf32, left>, %rf: !pypto.tile<20x33xf32, right>) {
+  %p = pypto.tile.matmul %l, %r : !pypto.tile<17x20xbf16, left>, !pypto.tile<20x33xbf16, right> -> !pypto.tile<17x33xf32, acc>
+  %q = pypto.tile.matmul %lf, %rf : !pypto.tile<17x20xf32, left>, !pypto.tile<20x33xf32, right> -> !pypto.tile<17x33xf32, acc>
+  func.return
+}
+"""
+    bf16, f32 = body_ops(text)[:2]
+    assert work_of(bf16) == 2 * 2 * 3 * 4096
+    assert work_of(f32) == 2 * 3 * 3 * 4096
+
+
+def test_units_and_issuing_cores():
+    model = default_costs()
+    ops = {op.name + str(i): op for i, op in enumerate(body_ops(OPS))}
+    by_name = {
+        name: (unit_of(op, model), issuing_core(op, model)) for name, op in ops.items()
+    }
+    assert by_name["pypto.tile.load1"] == (Unit(Core.AIV, Engine.MTE2), Core.AIV)
+    assert by_name["pypto.tile.extract4"] == (Unit(Core.AIC, Engine.MTE1), Core.AIC)
+    assert by_name["pypto.tile.read11"] == (Unit(Core.AIV, Engine.SCALAR), Core.AIV)
+    # A channel is in neither core; a push runs on the sender, a pop on the receiver.
+    assert by_name["pypto.tile.tpush_to_aiv12"] == (
+        Unit(None, Engine.AIC_TO_AIV),
+        Core.AIC,
+    )
+    assert by_name["pypto.tile.tpop_from_aiv13"] == (
+        Unit(None, Engine.AIV_TO_AIC),
+        Core.AIC,
+    )
+    # A scalar op without tiles has no core: each core runs its own copy.
+    assert by_name["arith.addi14"] == (Unit(None, Engine.SCALAR), None)
+
+
+# --------------------------------------------------------------------------- #
+# Sources, and the schema of the table
+# --------------------------------------------------------------------------- #
+
+
+def figure_paths(table: dict[str, Any]) -> list[str]:
+    paths = ["queue_depth", "sync_latency", "events_per_pair"]
+    paths += [
+        f"engines.{e}.{f}" for e in table["engines"] for f in ("latency", "bandwidth")
+    ]
+    paths += [f"capacities.{s}" for s in table["capacities"]]
+    return paths + [f"cores.{c}" for c in table["cores"]]
+
+
+def test_every_bundled_figure_has_a_source():
+    model = default_costs()
+    paths = figure_paths(default_table())
+    assert sorted(model.sources) == sorted(paths)
+    for path in paths:
+        source = model.sources[path]
+        assert source.startswith(("https://", "hicann/", "assumed")), path
+
+
+def test_a_table_of_plain_numbers_still_reads():
+    # Today's schema before sources: numbers, no events_per_pair nor cores.
+    table = default_table()
+    plain = {
+        "queue_depth": 3,
+        "sync_latency": 0,
+        "engines": {
+            name: {field: entry[field]["value"] for field in entry}
+            for name, entry in table["engines"].items()
+        },
+        "capacities": {
+            name: entry["value"] for name, entry in table["capacities"].items()
+        },
+    }
+    model = parse_costs(json.dumps(plain), "old.json")
+    assert model.queue_depth == 3
+    assert model.events_per_pair == default_costs().events_per_pair
+    assert model.cores == default_costs().cores
+    assert model.sources == {}
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (
+            ("queue_depth",),
+            {"value": 2, "cite": "x"},
+            "queue_depth: unknown field 'cite' (known: value, source)",
+        ),
+        (("queue_depth",), {"source": "x"}, "queue_depth: missing field 'value'"),
+        (
+            ("queue_depth",),
+            {"value": 2, "source": 3},
+            "queue_depth.source: must be a string",
+        ),
+        (
+            ("engines", "MTE2", "latency"),
+            1e300,
+            "engines.MTE2.latency: must be at most 2^53, got 1e+300",
+        ),
+        (("events_per_pair",), 0, "events_per_pair: must be positive, got 0"),
+        (
+            ("cores", "AIX"),
+            {"engines": [], "spaces": []},
+            "cores: unknown core 'AIX' (known: AIC, AIV)",
+        ),
+        (
+            ("cores", "AIC", "engines"),
+            ["CUBE", "MTE9"],
+            'cores.AIC.engines: unknown name "MTE9" (known: SCALAR, MTE2, MTE1, VECTOR, CUBE, FIXPIPE, MTE3, AIC_TO_AIV, AIV_TO_AIC)',
+        ),
+        (
+            ("cores", "AIC", "engines"),
+            ["AIC_TO_AIV"],
+            "cores.AIC.engines: AIC_TO_AIV is a channel between the cores",
+        ),
+        (
+            ("cores", "AIV", "spaces"),
+            ["vec", "mat"],
+            "cores: the space mat must be in exactly one core",
+        ),
+        (("cores", "AIC", "engines"), ["SCALAR"], "cores: no core has the engine MTE1"),
+        (
+            ("cores", "AIV", "spaces"),
+            "vec",
+            "cores.AIV.spaces: must be a JSON list of names",
+        ),
+    ],
+)
+def test_bad_figures_and_cores_name_the_field(
+    path: tuple[str, ...], value: object, message: str
+):
+    with pytest.raises(CostTableError) as error:
+        parse_costs(edited(path, value), "costs.json")
+    assert error.value.message == message

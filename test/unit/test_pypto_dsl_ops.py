@@ -108,9 +108,19 @@ OPS: list[tuple[str, str, str]] = [
     (
         TILE + "z = pl.tile.maximum(t, 0.5)",
         "pypto.tile.maxs",
-        "pl.tile.maximum(t, 0.5)",
+        "pl.tile.maximums(t, 0.5)",
     ),
-    (TILE + "z = pl.tile.mins(t, 0.5)", "pypto.tile.mins", "pl.tile.minimum(t, 0.5)"),
+    (TILE + "z = pl.tile.mins(t, 0.5)", "pypto.tile.mins", "pl.tile.minimums(t, 0.5)"),
+    (
+        TILE + "z = pl.tile.maximums(t, 0.5)",
+        "pypto.tile.maxs",
+        "pl.tile.maximums(t, 0.5)",
+    ),
+    (
+        TILE + "z = pl.tile.minimums(t, 0.5)",
+        "pypto.tile.mins",
+        "pl.tile.minimums(t, 0.5)",
+    ),
     *(
         (TILE + f"z = pl.tile.{name}(t)", f"pypto.tile.{name}", f"pl.tile.{name}(t)")
         for name in ("exp", "neg", "abs", "sqrt", "rsqrt", "recip", "relu")
@@ -123,9 +133,22 @@ OPS: list[tuple[str, str, str]] = [
     (
         TILE + "r = pl.tile.row_sum(t, t)",
         "pypto.tile.row_sum",
-        "r: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.row_sum(t)",
+        "r: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.row_sum(t, t)",
     ),
-    (TILE + "r = pl.tile.row_max(t, t)", "pypto.tile.row_max", "pl.tile.row_max(t)"),
+    (TILE + "r = pl.tile.row_max(t, t)", "pypto.tile.row_max", "pl.tile.row_max(t, t)"),
+    (
+        TILE + "r = pl.tile.row_max(t)",
+        "pypto.tile.row_max",
+        "tmp: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.create([16, 64], "
+        "dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
+        "        r: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.row_max(t, tmp)",
+    ),
+    (
+        TILE + "s = pl.tile.create([32, 64], dtype=pl.FP32)\nr = pl.tile.row_sum(t, s)",
+        "pypto.tile.row_sum",
+        "pl.tile.create([16, 64], dtype=pl.FP32, target_memory=pl.Mem.Vec)\n"
+        "        r: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.row_sum(t, tmp)",
+    ),
     *(
         (
             TILE + ROW + f"z = pl.tile.row_expand_{name}(t, r)",

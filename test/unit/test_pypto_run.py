@@ -20,7 +20,7 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import PassFailedException
 
 import pypto_dialect
-from pypto_dialect.tools import run
+from pypto_dialect import interpreter
 from pypto_dialect.tools.run import main
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -183,7 +183,8 @@ def test_a_failing_pass_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (
             ["--passes", "no-such-pass"],
-            "pypto-run: error: --passes: Unrecognized passes: ['no-such-pass']",
+            "pypto-run: error: --passes: unknown pass 'no-such-pass' "
+            "(pypto-opt --list-passes lists the passes)",
         ),
         (
             ["--passes", "cse{{"],
@@ -346,7 +347,7 @@ def test_internal_error(
 ) -> None:
     """A bug (here in the interpreter) is two lines and exit code 70."""
     monkeypatch.delenv("PYPTO_TRACEBACK", raising=False)
-    monkeypatch.setattr(run, "run_kernel", _crash)
+    monkeypatch.setattr(interpreter, "run_kernel", _crash)
     assert pypto_run(capsys, ADD_ONE) == (
         70,
         "",
@@ -360,7 +361,7 @@ def test_internal_error(
 def test_internal_error_with_traceback(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
-    monkeypatch.setattr(run, "run_kernel", _crash)
+    monkeypatch.setattr(interpreter, "run_kernel", _crash)
     args = [ADD_ONE]
     if how == "flag":
         monkeypatch.delenv("PYPTO_TRACEBACK", raising=False)
@@ -382,10 +383,11 @@ def test_internal_error_exits_the_process_with_70(
     monkeypatch.delenv("PYPTO_TRACEBACK", raising=False)
     crashing = (
         "import sys\n"
+        "from pypto_dialect import interpreter\n"
         "from pypto_dialect.tools import run\n"
         "def crash(*args, **kwargs):\n"
         "    raise MemoryError\n"
-        "run.run_kernel = crash\n"
+        "interpreter.run_kernel = crash\n"
         "sys.exit(run.main())\n"
     )
     failing = subprocess.run(

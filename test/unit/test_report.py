@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,11 +17,11 @@ import pytest
 from ir_integrity import check_integrity
 from xdsl.utils.exceptions import PassFailedException
 
+from passes import pipeline_report
 from passes.analysis.engines import default_costs_text
 from passes.pipeline_report import PipelineReportPass
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
-from pypto_dialect.tools import report
 from pypto_dialect.tools.report import main
 
 ROOT = Path(__file__).parents[2]
@@ -64,9 +65,11 @@ def test_add_one_table_and_plot(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     rows = table(out)
     assert rows["cycles per original iteration"] == ["before", "after"]
     assert rows["busy MTE2"] == ["72.0", "72.0"]
-    assert rows["modelled time"] == ["82.0", "72.0"]
-    assert rows["efficiency (bound / time)"] == ["87.8%", "100.0%"]
-    assert rows["speed-up"] == ["1.14x"]
+    # Before: the next load overwrites %t, after the add read it: load 72, a
+    # flag 16, add 10, a flag 16 (docs/report.md, worked examples).
+    assert rows["modelled time"] == ["114.0", "72.0"]
+    assert rows["efficiency (bound / time)"] == ["63.2%", "100.0%"]
+    assert rows["speed-up"] == ["1.58x"]
     assert rows["peak vec bytes (of 196608)"] == ["1024", "4096"]
     assert "<svg" in plot.read_text()
 
@@ -115,7 +118,7 @@ def test_without_passes_reports_the_kernel_as_it_is(capsys: pytest.CaptureFixtur
     assert code == 0
     rows = table(out)
     assert rows["cycles per iteration"] == ["now"]
-    assert rows["modelled time"] == ["82.0"]
+    assert rows["modelled time"] == ["114.0"]
     assert "speed-up" not in rows
 
 
@@ -162,11 +165,12 @@ def test_json_report(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     assert data["passes"] == BOTH
     (loop,) = data["loops"]
     assert loop["location"] == f"{ADD_ONE}:6:3"
-    assert loop["before"]["time_per_iteration"] == 82
+    assert loop["induction_var"] == "i"
+    assert loop["before"]["time_per_iteration"] == 114
     assert loop["after"]["time_per_iteration"] == 72
     assert loop["after"]["iterations_per_loop_iteration"] == 4
     assert loop["after"]["peak_bytes"] == {"vec": 4096}
-    assert loop["speedup"] == pytest.approx(82 / 72)
+    assert loop["speedup"] == pytest.approx(114 / 72)
     (advice,) = data["advisor"]
     assert advice["suggestion"] == 2
     assert [c["stages"] for c in advice["candidates"]] == list(range(1, 9))
@@ -294,7 +298,8 @@ def test_unknown_pass(capsys: pytest.CaptureFixture[str]):
     code, _, err = pypto_report(capsys, ADD_ONE, "--passes", "no-such-pass")
     assert code == 1
     assert err.startswith(
-        "pypto-report: error: --passes: Unrecognized passes: ['no-such-pass']"
+        "pypto-report: error: --passes: unknown pass 'no-such-pass' "
+        "(pypto-opt --list-passes lists the passes)"
     )
 
 
@@ -358,7 +363,7 @@ def test_internal_error(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(report, "run_report", broken)
+    monkeypatch.setattr(pipeline_report, "run_report", broken)
     code = main([ADD_ONE])
     assert code == 70
     assert capsys.readouterr().err.splitlines()[0] == (
@@ -412,3 +417,96 @@ def test_pass_errors_are_diagnostics(tmp_path: Path):
         PassFailedException, match="pipeline-report: passes: Unrecognized passes"
     ):
         PipelineReportPass(passes=("nope",)).apply(ctx, module)
+    with pytest.raises(
+        PassFailedException, match="pipeline-report: trip: must be 0 to 1048576"
+    ):
+        PipelineReportPass(trip=1 << 40).apply(ctx, module)
+
+
+# --------------------------------------------------------------------------- #
+# Whole loop, sensitivity, costs without a kernel, pictures
+# --------------------------------------------------------------------------- #
+
+ROW_SOFTMAX = str(ROOT / "examples" / "row_softmax.mlir")
+
+
+def test_sensitivity_lists_the_flips(capsys: pytest.CaptureFixture[str]):
+    code, out, _ = pypto_report(capsys, ROW_SOFTMAX, "--passes", BOTH, "--sensitivity")
+    assert code == 0
+    lines = out[out.index("sensitivity: ") :].splitlines()
+    assert lines[1].split() == [
+        "queue", "depth", "sync", "latency", "time", "efficiency", "whole",
+        "loop", "speed-up", "bottleneck", "stages",
+    ]  # fmt: skip
+    rows = {tuple(line.split()[:2]): line.split()[2:] for line in lines[2:11]}
+    assert len(rows) == 9
+    # The table's own figures (depth 2, sync 16) are the report's.
+    assert rows["2", "16"][:2] == ["160.5", "79.8%"]
+    assert rows["2", "16"][-1] == "4"
+    # A deeper queue lets the loads run ahead: MTE2-bound at depth 8.
+    assert rows["8", "16"][:2] == ["128.0", "100.0%"]
+    assert "  flips: queue depth 4, sync latency 0: advised stages 2 (was 4)" in lines
+    assert "  flips: queue depth 8, sync latency 32: advised stages 2 (was 4)" in lines
+
+
+def test_sensitivity_without_flips(capsys: pytest.CaptureFixture[str]):
+    code, out, _ = pypto_report(
+        capsys, str(ROOT / "examples" / "matmul_k_loop.mlir"), "--sensitivity"
+    )
+    assert code == 0
+    assert out.rstrip().endswith("  flips: none")
+
+
+def test_print_costs_needs_no_kernel(capsys: pytest.CaptureFixture[str]):
+    code, out, _ = pypto_report(capsys, "--print-costs")
+    assert (code, out) == (0, default_costs_text())
+    code, out, err = pypto_report(capsys)
+    assert (code, out) == (1, "")
+    assert (
+        err == "pypto-report: error: the kernel is required (but with --print-costs)\n"
+    )
+
+
+@pytest.mark.parametrize("value", ["0", str(1 << 40), "-3"])
+def test_trip_is_bounded(capsys: pytest.CaptureFixture[str], value: str):
+    with pytest.raises(SystemExit):
+        main([ADD_ONE, "--trip", value])
+    err = capsys.readouterr().err
+    assert "argument --trip: must be 1 to 1048576" in err
+    assert str(1 << 40) not in err
+
+
+def test_json_has_the_whole_loop(capsys: pytest.CaptureFixture[str], tmp_path: Path):
+    out_path = tmp_path / "report.json"
+    assert (
+        pypto_report(capsys, ADD_ONE, "--passes", BOTH, "--json", str(out_path))[0] == 0
+    )
+    (loop,) = json.loads(out_path.read_text())["loops"]
+    # Before: the last load starts at 2 + 7 x 114 (two scalar ops first) and
+    # its iteration takes 72 + 16 + 10 + 16 + 72 more (docs/report.md).
+    assert loop["before"]["whole_loop"] == {
+        "trip": 8,
+        "time": 2 + 7 * 114 + 72 + 16 + 10 + 16 + 72,
+        "efficiency": pytest.approx(8 * 72 / 986),
+        "note": "",
+    }
+    assert loop["before"]["cores"] == []
+    assert loop["after"]["bottleneck"] == "MTE2"
+
+
+def test_plot_png_is_wide_and_svg_has_titles(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+):
+    png, svg = tmp_path / "p.png", tmp_path / "p.svg"
+    for path in (png, svg):
+        assert (
+            pypto_report(capsys, ADD_ONE, "--passes", BOTH, "--plot", str(path))[0] == 0
+        )
+    width = int.from_bytes(png.read_bytes()[16:20], "big")  # the IHDR chunk
+    assert width >= 1600
+    text = svg.read_text()
+    assert "<title>pypto.tile.load %t on MTE2" in text
+    assert "waits in queue" in text and "issue stalled" in text
+    assert "(bottleneck)" in text and "steady state" in text
+    sizes = [float(size) for size in re.findall(r"font-size: ([0-9.]+)px", text)]
+    assert sizes and min(sizes) >= 12

@@ -9,13 +9,18 @@ Property tests of the schedule model on generated kernels
   worse than `lower-pipeline-loops` alone. This one fails: it is a finding
   about the pass, not about the test (docs/report.md, "What the model says
   about the passes"), so it is marked xfail, strictly, with two of the
-  failing kernels as explicit examples.
+  failing kernels as explicit examples; `test_finding_counts` gives the
+  counts of that page.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import statistics
+
 import pytest
-from hypothesis import Phase, example, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from kernel_strategies import GeneratedKernel, kernels
 
 from passes.analysis.engines import default_costs
@@ -119,3 +124,63 @@ def test_reordering_never_slows_the_lowered_loop(kernel: GeneratedKernel):
     for alone, both in zip(lowered, reordered, strict=True):
         if alone.after is not None and both.after is not None:
             assert both.after.time <= alone.after.time * (1 + TOLERANCE), alone.name
+
+
+FINDING_KERNELS = int(os.environ.get("PYPTO_FINDING_KERNELS", "5"))
+"""Kernels the finding counts run on: 300 for the figures of docs/report.md."""
+DEEP = dataclasses.replace(MODEL, queue_depth=1 << 20)
+
+
+def test_finding_counts():
+    """
+    The counts of docs/report.md ("What the model says about the passes"),
+    printed with `-s`: `PYPTO_FINDING_KERNELS=300 pytest
+    test/unit/test_report_properties.py -k finding -s`. The same kernels
+    every run (derandomized); some lowered loop is slower reordered.
+    """
+    counts = {"kernels": 0, "loops": 0, "slower": 0, "same": 0, "faster": 0}
+    counts |= {"slower unbounded": 0, "whole loops": 0, "whole slower": 0}
+    ratios: list[float] = []
+
+    @settings(
+        max_examples=FINDING_KERNELS,
+        derandomize=True,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    @given(kernels())
+    def count(kernel: GeneratedKernel) -> None:
+        counts["kernels"] += 1
+        module = parse_module(CTX, kernel.text)
+        unbounded = zip(
+            run_report(CTX, module, DEEP, LOWER),
+            run_report(CTX, module, DEEP, BOTH),
+            strict=True,
+        )
+        for (alone, both), (deep_alone, deep_both) in zip(
+            zip(*reports(kernel), strict=True), unbounded, strict=True
+        ):
+            if alone.after is None or both.after is None:
+                continue
+            counts["loops"] += 1
+            ratio = both.after.time / alone.after.time
+            kind = "slower" if ratio > 1 + TOLERANCE else "same"
+            kind = "faster" if ratio < 1 - TOLERANCE else kind
+            counts[kind] += 1
+            if kind == "slower":
+                ratios.append(ratio)
+                assert deep_alone.after is not None and deep_both.after is not None
+                counts["slower unbounded"] += (
+                    deep_both.after.time > deep_alone.after.time * (1 + TOLERANCE)
+                )
+            whole = (alone.after.whole.time, both.after.whole.time)
+            if whole[0] is not None and whole[1] is not None:
+                counts["whole loops"] += 1
+                counts["whole slower"] += whole[1] > whole[0] * (1 + TOLERANCE)
+
+    count()
+    print(counts, "slower: median", statistics.median(ratios), "worst", max(ratios))
+    assert counts["slower"] + counts["same"] + counts["faster"] == counts["loops"]
+    assert counts["slower"] > 0

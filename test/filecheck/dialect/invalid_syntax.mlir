@@ -151,3 +151,14 @@ func.func @stages_too_large(%n: index) {
 // CHECK:      pypto.pipeline %i = %n to %n step %n stages 99999999999999999999999 {
 // CHECK-NEXT:                                             ^^^^^^^^^^^^^^^^^^^^^^^
 // CHECK-NEXT: stages 99999999999999999999999 does not fit in a 64-bit integer
+
+// -----
+
+// A row reduction takes its source and at most one scratch tile.
+func.func @row_scratch_twice(%x: !pypto.tile<64x64xf32, vec>) {
+  %z = pypto.tile.row_max %x, %x, %x : !pypto.tile<64x64xf32, vec>, !pypto.tile<64x64xf32, vec> -> !pypto.tile<64x1xf32, vec>
+  func.return
+}
+// CHECK:      %z = pypto.tile.row_max %x, %x, %x
+// CHECK-NEXT:                                ^
+// CHECK-NEXT: Expected ':'

@@ -488,6 +488,46 @@ func.func @row_reduction_element_type(%x: !pypto.tile<64x64xf32, vec>) {
 
 // -----
 
+func.func @row_scratch_element_type(%x: !pypto.tile<64x64xf32, vec>, %s: !pypto.tile<64x64xbf16, vec>) {
+  %z = pypto.tile.row_sum %x, %s : !pypto.tile<64x64xf32, vec>, !pypto.tile<64x64xbf16, vec> -> !pypto.tile<64x1xf32, vec>
+  func.return
+}
+// CHECK:      %z = "pypto.tile.row_sum"
+// CHECK-NEXT: ^
+// CHECK-NEXT: | Operation does not verify: row op scratch tile must have the source's element type f32, got bf16
+
+// -----
+
+func.func @row_scratch_small(%x: !pypto.tile<64x64xf32, vec>, %s: !pypto.tile<64x32xf32, vec>) {
+  %z = pypto.tile.row_max %x, %s : !pypto.tile<64x64xf32, vec>, !pypto.tile<64x32xf32, vec> -> !pypto.tile<64x1xf32, vec>
+  func.return
+}
+// CHECK:      %z = "pypto.tile.row_max"
+// CHECK-NEXT: ^
+// CHECK-NEXT: | Operation does not verify: row op scratch tile must be rank 2 and at least 64x64 (the source), got 64x32
+
+// -----
+
+func.func @row_scratch_rank(%x: !pypto.tile<64x64xf32, vec>, %s: !pypto.tile<4096xf32, vec>) {
+  %z = pypto.tile.row_max %x, %s : !pypto.tile<64x64xf32, vec>, !pypto.tile<4096xf32, vec> -> !pypto.tile<64x1xf32, vec>
+  func.return
+}
+// CHECK:      %z = "pypto.tile.row_max"
+// CHECK-NEXT: ^
+// CHECK-NEXT: | Operation does not verify: row op scratch tile must be rank 2 and at least 64x64 (the source), got 4096
+
+// -----
+
+func.func @row_scratch_space(%x: !pypto.tile<64x64xf32, vec>, %s: !pypto.tile<64x64xf32, mat>) {
+  %z = pypto.tile.row_max %x, %s : !pypto.tile<64x64xf32, vec>, !pypto.tile<64x64xf32, mat> -> !pypto.tile<64x1xf32, vec>
+  func.return
+}
+// CHECK:      %z = "pypto.tile.row_max"
+// CHECK-NEXT: ^
+// CHECK-NEXT: | Operation does not verify: row op scratch tile must be in memory space vec, got mat
+
+// -----
+
 func.func @row_reduction_space(%x: !pypto.tile<64x64xf32, vec>) {
   %z = pypto.tile.row_sum %x : !pypto.tile<64x64xf32, vec> -> !pypto.tile<64x1xf32, mat>
   func.return

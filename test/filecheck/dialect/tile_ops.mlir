@@ -138,6 +138,17 @@ func.func @row_ops(%x: !pypto.tile<64x64xf32, vec>) {
 // CHECK-NEXT:    %{{\w+}} = pypto.tile.row_expand_mul %[[X]], %[[SUM]] : !pypto.tile<64x64xf32, vec>, !pypto.tile<64x1xf32, vec>
 // CHECK-NEXT:    %{{\w+}} = pypto.tile.row_expand_div %[[X]], %[[SUM]] : !pypto.tile<64x64xf32, vec>, !pypto.tile<64x1xf32, vec>
 
+// The scratch tile PyPTO's row reductions work in: optional, any larger one.
+func.func @row_scratch(%x: !pypto.tile<64x64xf32, vec>, %tmp: !pypto.tile<64x128xf32, vec>) {
+  %sum = pypto.tile.row_sum %x, %x : !pypto.tile<64x64xf32, vec>, !pypto.tile<64x64xf32, vec> -> !pypto.tile<64x1xf32, vec>
+  %max = pypto.tile.row_max %x, %tmp {keep} : !pypto.tile<64x64xf32, vec>, !pypto.tile<64x128xf32, vec> -> !pypto.tile<64x1xf32, vec>
+  func.return
+}
+// CHECK-LABEL: func.func @row_scratch(
+// CHECK-SAME:      %[[X:\w+]]: !pypto.tile<64x64xf32, vec>, %[[TMP:\w+]]: !pypto.tile<64x128xf32, vec>) {
+// CHECK-NEXT:    %{{\w+}} = pypto.tile.row_sum %[[X]], %[[X]] : !pypto.tile<64x64xf32, vec>, !pypto.tile<64x64xf32, vec> -> !pypto.tile<64x1xf32, vec>
+// CHECK-NEXT:    %{{\w+}} = pypto.tile.row_max %[[X]], %[[TMP]] {keep} : !pypto.tile<64x64xf32, vec>, !pypto.tile<64x128xf32, vec> -> !pypto.tile<64x1xf32, vec>
+
 func.func @full(%s: f32, %b: i1) {
   %t = pypto.tile.full %s : f32 -> !pypto.tile<64x64xf32, vec>
   %z = pypto.tile.full %s : f32 -> !pypto.tile<16x256xf32, acc>

@@ -6,6 +6,10 @@
 // RUN: not pypto-report %s --costs %S/Inputs/not-json.json 2>&1 | filecheck %s --check-prefix=JSON
 // RUN: not pypto-report %s --costs %S/Inputs/missing.json 2>&1 | filecheck %s --check-prefix=MISSING
 // RUN: not pypto-report %s --passes no-such-pass 2>&1 | filecheck %s --check-prefix=PASS
+// RUN: not pypto-report %s --passes 'lower-pipeline-loop,canonicalize-io-order' 2>&1 | filecheck %s --check-prefix=TYPO
+// RUN: not pypto-report %s --passes 'lower-pipeline-loops{max-copies=many}' 2>&1 | filecheck %s --check-prefix=VALUE
+// RUN: printf 'import pypto.language as pl\n' > %t.py && not pypto-report %t.py 2>&1 | filecheck %s --check-prefix=PY -DFILE=%t.py
+// RUN: printf '\n' > %t.mlir && pypto-report %t.mlir 2>&1 | filecheck %s --check-prefix=EMPTY
 // RUN: not pypto-report %s --passes canonicalize-io-order 2>&1 | filecheck %s --check-prefix=FAILED -DFILE=%s
 // RUN: not pypto-report %S/Inputs/unit-costs.json 2>&1 | filecheck %s --check-prefix=SUFFIX
 // RUN: not pypto-report %S/Inputs/none.mlir 2>&1 | filecheck %s --check-prefix=NONE
@@ -27,8 +31,12 @@ func.func @f(%x: !pypto.tensor<16xf32>) {
 // NEGATIVE:     {{.*}}negative.json: error: sync_latency: must be a non-negative number, got -1
 // JSON:         {{.*}}not-json.json:4:1: error: invalid JSON: Expecting value
 // MISSING:      {{.*}}missing.json: error: cannot read the cost table: No such file or directory
-// PASS:         pypto-report: error: --passes: Unrecognized passes: ['no-such-pass'] (`pypto-opt --help` lists the available passes)
-// FAILED:       [[FILE]]:17:3: error: after --passes 'canonicalize-io-order': 'pypto.pipeline' op pypto.pipeline with stages 2 is not lowered yet
+// PASS:         pypto-report: error: --passes: unknown pass 'no-such-pass' (pypto-opt --list-passes lists the passes)
+// TYPO:         pypto-report: error: --passes: unknown pass 'lower-pipeline-loop'; did you mean 'lower-pipeline-loops'{{.*}}? (pypto-opt --list-passes lists the passes)
+// VALUE:        pypto-report: error: --passes: pass 'lower-pipeline-loops': option 'max-copies' takes an integer, got 'many'
+// PY:           [[FILE]]:1:1: error: no @pl.program class: a PyPTO program holds 'import pypto.language as pl' and @pl.program classes
+// EMPTY:        no pypto.pipeline loops
+// FAILED:       [[FILE]]:21:3: error: after --passes 'canonicalize-io-order': 'pypto.pipeline' op pypto.pipeline with stages 2 is not lowered yet
 // FAILED-NEXT:  {{^}}  pypto.pipeline %i = %c0 to %c2 step %c1 stages 2 {
 // SUFFIX:       pypto-report: error: cannot read {{.*}}unit-costs.json: unknown file extension '.json' (known: .mlir, .pypto, .py)
 // NONE:         pypto-report: error: cannot read {{.*}}none.mlir: No such file or directory

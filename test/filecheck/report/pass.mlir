@@ -21,15 +21,16 @@ func.func @add_one(%x: !pypto.tensor<1024xf32>, %out: !pypto.tensor<1024xf32>) {
   func.return
 }
 
-// xdsl-opt's parser gives ops no file locations: the pipeline is named by its position.
-// REPORT:      @add_one: pypto.pipeline at #1, stages 4
+// xdsl-opt's parser gives ops no file locations: the pipeline is named by its
+// induction variable and its position among the module's pipelines.
+// REPORT:      @add_one: pypto.pipeline %i (#1), stages 4
 // REPORT-NEXT:   cycles per original iteration  before   after
-// REPORT:        modelled time                    82.0    72.0
-// REPORT:      stages advisor: @add_one: pypto.pipeline at #1, stages 4
+// REPORT:        modelled time                   114.0    72.0
+// REPORT:      stages advisor: @add_one: pypto.pipeline %i (#1), stages 4
 // REPORT:        suggestion: stages 2
 
-// NOW:         @add_one: pypto.pipeline at #1, stages 4
+// NOW:         @add_one: pypto.pipeline %i (#1), stages 4
 // NOW-NEXT:      cycles per iteration          now
-// NOW:           modelled time                82.0
+// NOW:           modelled time               114.0
 
 // COSTS:       [[FILE]]: error: pipeline-report: {{.*}}negative.json: sync_latency: must be a non-negative number, got -1

@@ -1,20 +1,30 @@
-// RUN: xdsl-opt -p 'canonicalize-io-order{explain=true}' %s 2>&1 >/dev/null | filecheck %s
-// RUN: xdsl-opt -p 'canonicalize-io-order{explain=true}' %s | filecheck %s --check-prefix=IR
+// RUN: xdsl-opt -p 'canonicalize-io-order{explain=true}' %s 2>&1 | filecheck %s
+// RUN: xdsl-opt -p 'canonicalize-io-order{explain=true}' %s 2>/dev/null | filecheck %s --check-prefix=IR
 
 // explain=true prints, per block, each op the pass moved and each op that a
 // dependence held below an op of lower priority, with the dependence that
-// released it last (old position -> new position; results by name hint).
+// released it last (old position -> new position), on stderr, before the
+// IR is printed. Values are named as the printed IR names them: the
+// captures below are the names of the IR that follows.
 // The IR is the same as without the option.
 
 // CHECK:      canonicalize-io-order: a block of pypto.pipeline in @explained:
-// CHECK-NEXT:   #4 -> #1 arith.addi (%i): moved
-// CHECK-NEXT:   #5 -> #2 arith.muli (%off): moved
-// CHECK-NEXT:   #6 -> #4 pypto.tile.load (%t): moved
-// CHECK-NEXT:   #9 -> #7 pypto.tile.load (%u): moved, held by #3 pypto.tile.store: read after write of %x
+// CHECK-NEXT:   #4 -> #1 arith.addi ([[I1:%i_[0-9]+]]): moved
+// CHECK-NEXT:   #5 -> #2 arith.muli ([[OFF1:%off_[0-9]+]]): moved
+// CHECK-NEXT:   #6 -> #4 pypto.tile.load ([[T1:%t_[0-9]+]]): moved
+// CHECK-NEXT:   #9 -> #7 pypto.tile.load ([[U:%u]]): moved, held by #3 pypto.tile.store: read after write of %x
 // CHECK-NEXT:   #10 -> #10 func.call: held by #8 pypto.tile.store: unknown memory effects
-// CHECK-NEXT:   #11 -> #11 pypto.tile.load (%v): held by #10 func.call: unknown memory effects
-// CHECK-NEXT:   #12 -> #12 test.pureop: held by #11 pypto.tile.load (%v): uses %v
+// CHECK-NEXT:   #11 -> #11 pypto.tile.load ([[V:%v]]): held by #10 func.call: unknown memory effects
+// CHECK-NEXT:   #12 -> #12 test.pureop: held by #11 pypto.tile.load ([[V]]): uses [[V]]
 // CHECK-NOT:  canonicalize-io-order
+// CHECK:      scf.for
+// CHECK-NEXT:   %off = arith.muli %i, %c128 : index
+// CHECK-NEXT:   [[I1]] = arith.addi %i, %c1 : index
+// CHECK-NEXT:   [[OFF1]] = arith.muli [[I1]], %c128 : index
+// CHECK-NEXT:   %t = pypto.tile.load %x[%off]
+// CHECK-NEXT:   [[T1]] = pypto.tile.load %x{{\[}}[[OFF1]]{{\]}}
+// CHECK:        [[U]] = pypto.tile.load %x[%off]
+// CHECK:        [[V]] = pypto.tile.load %x[%off]
 
 // IR:      scf.for
 // IR-NEXT:   %off = arith.muli %i, %c128 : index

@@ -8,6 +8,7 @@
 // RUN: printf '\357\273\277' > %t.py
 // RUN: cat %examples/pypto/add_one.py >> %t.py
 // RUN: pypto-run %t.py | filecheck %s --check-prefix=PYTHON
+// RUN: xdsl-opt -f pypto %t.py | filecheck %s --check-prefix=FRONTEND
 
 func.func @f(%x: !pypto.tensor<16xf32>) {
   %c0 = arith.constant 0 : index
@@ -19,3 +20,4 @@ func.func @f(%x: !pypto.tensor<16xf32>) {
 // CHECK:      func.func @f(%x: !pypto.tensor<16xf32>) {
 // EXEC:       @f: seed 0
 // PYTHON:     @add_one: seed 0
+// FRONTEND:   func.func @add_one(

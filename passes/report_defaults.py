@@ -1,0 +1,28 @@
+"""
+The defaults and bounds of the pipeline report that `pypto-report --help`
+shows, in a module that imports nothing heavy, so that the help does not load
+the report.
+"""
+
+from pypto_dialect.numbers import integer_text
+
+DEFAULT_PASSES = "lower-pipeline-loops,canonicalize-io-order"
+"""The pipeline the advisor runs when none is given."""
+MAX_STAGES = 8
+"""The largest `stages` the advisor tries by default."""
+MAX_ADVISED_STAGES = 64
+"""
+The largest `max_stages` the advisor accepts: candidate F lowers a copy of
+the kernel with about F (static) to F^2/2 (dynamic) copies of the body, so
+the work of N candidates grows as N^2 to N^3.
+"""
+
+
+def max_stages_problem(max_stages: int) -> str | None:
+    """Why the advisor cannot try up to `max_stages`, if it cannot."""
+    if 1 <= max_stages <= MAX_ADVISED_STAGES:
+        return None
+    return (
+        f"the advisor tries 1 to {MAX_ADVISED_STAGES} stages (its work grows as "
+        f"the square of the largest), got {integer_text(max_stages)}"
+    )
