@@ -73,24 +73,34 @@ def _copy_fields(
 
 def create_op(
     cls: type[OpT],
-    operands: tuple[SSAValue, ...],
-    result_type: Attribute,
+    operands: Sequence[SSAValue],
+    result_types: Sequence[Attribute],
     properties: dict[str, Attribute],
     location: LocationAttr,
+    *,
+    attributes: Mapping[str, Attribute] = {},
+    regions: Sequence[Region] = (),
 ) -> OpT:
     """
-    What `cls.create(operands=..., result_types=[result_type],
-    properties=...)` makes, at `location`, built directly: for ops the
-    lowering creates whose operands and properties are known to fit `cls`
-    (index arithmetic). As `create` does, absent properties and attributes
-    that have defaults take them.
+    What `cls.create(...)` makes from the same arguments, at `location`,
+    built directly: for ops the lowering creates whose operands, properties
+    and detached `regions` are known to fit `cls` (index arithmetic, the main
+    loop). As `create` does, absent properties and attributes that have
+    defaults take them.
     """
     default_properties, default_attributes = _defaults(cls)
     new = _detached(
-        cls, operands, default_properties | properties, default_attributes.copy()
+        cls,
+        tuple(operands),
+        default_properties | properties,
+        default_attributes | attributes,
     )
-    new.results = SSAValues((OpResult(result_type, new, 0),))
+    new.results = SSAValues(
+        [OpResult(type, new, index) for index, type in enumerate(result_types)]
+    )
     new.location = location
+    for region in regions:
+        new.add_region(region)
     return new
 
 

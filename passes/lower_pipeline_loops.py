@@ -9,10 +9,10 @@ the policy: which ops get a membership, how groups are numbered, the limits.
 
 from __future__ import annotations
 
-import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -120,22 +120,23 @@ def _check_replication(op: PipelineOp, nested: int, max_copies: int) -> int:
     return copies
 
 
-def _check_module(module: ModuleOp, max_copies: int) -> list[PipelineOp]:
+def _check_module(module: ModuleOp, max_copies: int) -> list[tuple[PipelineOp, int]]:
     """
     Diagnose what would make the lowering fail or explode, inner loops first;
-    return the module's pipelines in that order.
+    return the module's pipelines to replicate (`stages > 1`) in that order,
+    each with its step.
     """
-    pipelines: list[PipelineOp] = []
+    pipelines: list[tuple[PipelineOp, int]] = []
     nested_copies: defaultdict[Operation | None, int] = defaultdict(int)
     for op in walk_ops(module, regions_first=True):
         _check_membership(op)
         if not isinstance(op, PipelineOp):
             continue
-        pipelines.append(op)
         nested = max(1, nested_copies.pop(op, 0))
-        copies = (
-            _check_replication(op, nested, max_copies) if op.num_stages > 1 else nested
-        )
+        copies = nested
+        if op.num_stages > 1:
+            copies = _check_replication(op, nested, max_copies)
+            pipelines.append((op, _constant_step(op)))
         enclosing = next(
             (outer for outer in ancestors(op) if isinstance(outer, PipelineOp)), None
         )
@@ -159,6 +160,15 @@ def _extended(membership: Attribute | None, group: int, stage: int) -> Membershi
     """`membership` with `(group, stage)` appended, or just that pair if absent."""
     if isinstance(membership, MembershipAttr):
         return membership.appended(group, stage)
+    return _membership(group, stage)
+
+
+@lru_cache(maxsize=4096)
+def _membership(group: int, stage: int) -> MembershipAttr:
+    """
+    The membership of just `(group, stage)`: shared (attributes are
+    immutable), as group ids restart in every function.
+    """
     return MembershipAttr([(group, stage)])
 
 
@@ -237,9 +247,11 @@ class LowerPipelinePattern(RewritePattern):
         if op.num_stages <= 1:
             return
         _check_replication(op, 1, self.max_copies)
-        unroll_by_factor(
-            op, op.num_stages, _constant_step(op), rewriter, self.tagger.for_loop(op)
-        )
+        self.replicate(op, _constant_step(op), rewriter)
+
+    def replicate(self, op: PipelineOp, step: int, rewriter: PatternRewriter) -> None:
+        """Replicate `op`, checked (`_check_replication`), whose step is `step`."""
+        unroll_by_factor(op, op.num_stages, step, rewriter, self.tagger.for_loop(op))
 
 
 @dataclass(frozen=True)
@@ -277,7 +289,7 @@ class LowerPipelineLoopsPass(ModulePass):
         # cubic on a lowered cascade when the pass runs again), inner loops
         # first. The pattern alone (no GreedyRewritePatternApplier), so no DCE runs.
         pipelines = _check_module(op, self.max_copies)
-        # Each loop was checked with its nested copies: no second limit here.
-        pattern = LowerPipelinePattern(max_copies=sys.maxsize)
-        for pipeline in pipelines:
-            pattern.match_and_rewrite(pipeline, PatternRewriter(pipeline))
+        # Each loop was checked with its nested copies: no second check here.
+        pattern = LowerPipelinePattern()
+        for pipeline, step in pipelines:
+            pattern.replicate(pipeline, step, PatternRewriter(pipeline))

@@ -25,7 +25,7 @@ from passes.cloning import clone_op, create_op, insert_fresh
 from passes.demote import demote_to_scf_for
 from pypto_dialect.constants import constant_int
 from pypto_dialect.numbers import INDEX_MIN
-from pypto_dialect.pipeline import PipelineOp, YieldOp
+from pypto_dialect.pipeline import PipelineOp, YieldOp, pipeline_properties
 
 CopyMaps = Sequence[Mapping[SSAValue, SSAValue]]
 """
@@ -152,7 +152,7 @@ class _Unrolling:
             constant = create_op(
                 arith.ConstantOp,
                 (),
-                _INDEX,
+                (_INDEX,),
                 {"value": _index_attr(value)},
                 self.loop.location,
             )
@@ -172,7 +172,7 @@ class _Unrolling:
         offset = create_op(
             arith.AddiOp,
             (base, self.constant(k * self.step)),
-            _INDEX,
+            (_INDEX,),
             {},
             self.loop.location,
         )
@@ -228,18 +228,17 @@ class _Unrolling:
         )
         terminator.operands = yielded
         rewriter.notify_op_modified(terminator)
-        main = self.located(
-            PipelineOp(
-                loop.lb,
-                ub,
-                self.constant(self.factor * self.step),
-                loop.iter_args,
-                rewriter.move_region_contents_to_new_regions(loop.body),
-                1,
-                policy=loop.policy,
-            )
+        # Built directly: what `PipelineOp(...)` makes, without IRDL's
+        # generic argument checks (the fields are the loop's own).
+        main = create_op(
+            PipelineOp,
+            (loop.lb, ub, self.constant(self.factor * self.step), *loop.iter_args),
+            [value.type for value in loop.iter_args],
+            pipeline_properties(1, loop.policy),
+            loop.location,
+            attributes=loop.attributes,
+            regions=(rewriter.move_region_contents_to_new_regions(loop.body),),
         )
-        main.attributes |= loop.attributes
         suffix = "_main" if remainder_follows else ""
         for new, old in zip(main.res, loop.res, strict=True):
             new.name_hint = _with_suffix(old.name_hint, suffix)

@@ -186,7 +186,7 @@ def test_create_op_makes_what_create_makes(
     module = parsed('%a, %b = "test.def"() : () -> (index, index)')
     operands = tuple(_top_ops(module)[0].results) if cls is not arith.ConstantOp else ()
     location = FileLineColLoc(StringAttr("k.py"), IntAttr(3), IntAttr(4))
-    ours = create_op(cls, operands, IndexType(), dict(properties), location)
+    ours = create_op(cls, operands, (IndexType(),), dict(properties), location)
     theirs = cls.create(
         operands=operands,
         result_types=[IndexType()],
