@@ -196,10 +196,10 @@ class MembershipTagger:
             None,
         )
         policy = op.policy
+        # One walk of the loop (itself never tagged: it has a region).
         tagged = tuple(
             (nested.results[0], nested.attributes.get(MEMBERSHIP_ATTR_NAME))
-            for top in op.body.block.ops
-            for nested in walk_ops(top)
+            for nested in walk_ops(op)
             if _gets_membership(nested, policy)
         )
         return _LoopTagger(self, scope, tagged)
