@@ -93,7 +93,7 @@ def create_op(
         cls,
         tuple(operands),
         default_properties | properties,
-        default_attributes | attributes,
+        {**default_attributes, **attributes},
     )
     new.results = SSAValues(
         [OpResult(type, new, index) for index, type in enumerate(result_types)]
