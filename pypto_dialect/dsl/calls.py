@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from xdsl.dialects.builtin import IntegerType, f32, i32
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -16,12 +16,10 @@ from xdsl.utils.exceptions import VerifyException
 from pypto_dialect import tile
 from pypto_dialect.dsl.annotations import Annotation, OpenTile, annotation_text
 from pypto_dialect.dsl.arguments import CallArguments, apply_membership
+from pypto_dialect.dsl.expressions import ExpressionBuilder
 from pypto_dialect.dsl.tables import CAST_MODE, CallKind, TileCall
 from pypto_dialect.tile.rows import verify_scratch
 from pypto_dialect.types import MemorySpace, TileType
-
-if TYPE_CHECKING:
-    from pypto_dialect.dsl.expressions import ExpressionBuilder
 
 
 def build_tile_call(

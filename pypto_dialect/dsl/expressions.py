@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import math
+from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeVar, cast
@@ -31,7 +32,6 @@ from pypto_dialect.dsl.annotations import (
     pl_path,
 )
 from pypto_dialect.dsl.arguments import CallArguments, apply_membership
-from pypto_dialect.dsl.calls import build_tile_call
 from pypto_dialect.dsl.constructs import construct_name
 from pypto_dialect.dsl.literals import literal_misfit
 from pypto_dialect.dsl.source import SourceFile
@@ -47,6 +47,7 @@ from pypto_dialect.dsl.tables import (
     TILE_CALLS,
     TYPED_CONSTANT,
     LiteralValue,
+    TileCall,
     default_literal_type,
     is_float_type,
     is_integer_type,
@@ -373,13 +374,19 @@ class ExpressionBuilder:
 
     # -- calls --------------------------------------------------------------- #
 
+    @abstractmethod
+    def tile_call(
+        self, call: TileCall, node: ast.Call, annotation: Annotation | None
+    ) -> SSAValue | None:
+        """`pl.tile.<call>(...)`: the subclass's, with `calls.build_tile_call`."""
+
     def call(
         self, node: ast.Call, annotation: Annotation | None = None
     ) -> SSAValue | None:
         """A `pl.tile` op or `pl.min` / `pl.max`; None for a call without a result."""
         path = pl_path(node.func, self.alias) or ()
         if len(path) == 2 and path[0] == "tile" and path[1] in TILE_CALLS:
-            return build_tile_call(self, TILE_CALLS[path[1]], node, annotation)
+            return self.tile_call(TILE_CALLS[path[1]], node, annotation)
         if len(path) == 1 and path[0] in MIN_MAX:
             return self.min_max(node, path[0])
         if path == (TYPED_CONSTANT,):

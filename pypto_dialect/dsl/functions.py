@@ -19,9 +19,10 @@ from pypto_dialect.dsl.annotations import (
     pl_path,
     resolve,
 )
+from pypto_dialect.dsl.calls import build_tile_call
 from pypto_dialect.dsl.constructs import construct_name
 from pypto_dialect.dsl.control import ControlFlowBuilder, code, hint
-from pypto_dialect.dsl.tables import ALLOCATION_CALL
+from pypto_dialect.dsl.tables import ALLOCATION_CALL, TileCall
 from pypto_dialect.walks import walk_ops
 
 
@@ -124,6 +125,11 @@ class FunctionBuilder(ControlFlowBuilder):
         return results
 
     # -- statements ---------------------------------------------------------- #
+
+    def tile_call(
+        self, call: TileCall, node: ast.Call, annotation: Annotation | None
+    ) -> SSAValue | None:
+        return build_tile_call(self, call, node, annotation)
 
     def statement(self, node: ast.stmt) -> None:
         handler = _STATEMENTS.get(type(node))

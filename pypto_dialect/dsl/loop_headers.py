@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import SSAValue
@@ -18,9 +18,6 @@ from pypto_dialect.dsl.annotations import pl_path
 from pypto_dialect.dsl.expressions import ExpressionBuilder, Literal
 from pypto_dialect.numbers import integer_text
 from pypto_dialect.pipeline import DEFAULT_POLICY, PipelinePolicy
-
-if TYPE_CHECKING:
-    from pypto_dialect.dsl.control import ControlFlowBuilder
 
 
 @dataclass(frozen=True)
@@ -38,7 +35,7 @@ class LoopHeader:
     membership: MembershipAttr | None
 
     @classmethod
-    def read(cls, b: ControlFlowBuilder, node: ast.For) -> LoopHeader:
+    def read(cls, b: ExpressionBuilder, node: ast.For) -> LoopHeader:
         call = node.iter
         path = pl_path(call.func, b.alias) if isinstance(call, ast.Call) else None
         if not isinstance(call, ast.Call) or path not in (("range",), ("pipeline",)):
@@ -80,7 +77,7 @@ class LoopHeader:
         arguments.finish()
         return cls(node, lb, ub, step_value, inits, stages, policy, membership)
 
-    def targets(self, b: ControlFlowBuilder) -> tuple[ast.Name, list[ast.Name]]:
+    def targets(self, b: ExpressionBuilder) -> tuple[ast.Name, list[ast.Name]]:
         """The induction variable and the names of the loop-carried values."""
         target = self.node.target
         if not self.inits:

@@ -6,14 +6,19 @@ tensors they carry; scalar arithmetic, comparisons and `return`; and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, i1
 from xdsl.ir import Block, Operation
 
 from pypto_dialect.dsl.errors import fail
+from pypto_dialect.dsl.function_printer import (
+    FunctionPrinter,
+    StatementPrinters,
+    is_inlined_condition,
+)
 from pypto_dialect.dsl.tables import (
     EXPORT_CALLS,
     FLOAT_OPERATORS,
@@ -24,9 +29,6 @@ from pypto_dialect.dsl.tables import (
 from pypto_dialect.dsl.tables import MODULE_ALIAS as PL
 from pypto_dialect.dsl.tile_printers import print_tile_op
 from pypto_dialect.pipeline import PipelineOp
-
-if TYPE_CHECKING:
-    from pypto_dialect.dsl.target import FunctionPrinter
 
 
 def _reversed(table: Any) -> dict[type[Operation], str]:
@@ -43,17 +45,6 @@ def _tuple(names: Sequence[str]) -> str:
 
 def _targets(names: Sequence[str]) -> str:
     return ", ".join(names)
-
-
-def is_inlined_condition(op: Operation) -> bool:
-    """A comparison that the next (non-constant) op, an `if`, uses only: `if a < b:`."""
-    if not isinstance(op, arith.CmpiOp | arith.CmpfOp) or op.attributes:
-        return False
-    after = op.next_op
-    while isinstance(after, arith.ConstantOp):
-        after = after.next_op
-    uses = list(op.result.uses)
-    return isinstance(after, scf.IfOp) and len(uses) == 1 and uses[0].operation is after
 
 
 def _loop(p: FunctionPrinter, op: scf.ForOp | PipelineOp) -> None:
@@ -187,7 +178,7 @@ def _return(p: FunctionPrinter, op: func.ReturnOp) -> None:
         p.emit(f"return {', '.join(values)}")
 
 
-PRINTERS: dict[type[Operation], Callable[[FunctionPrinter, Any], None]] = {
+PRINTERS: StatementPrinters = {
     **dict.fromkeys(EXPORT_CALLS, print_tile_op),
     **dict.fromkeys(_OPERATORS, _binary),
     **dict.fromkeys(_MIN_MAX, _min_max),

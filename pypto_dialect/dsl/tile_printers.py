@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
@@ -11,6 +11,7 @@ from xdsl.ir import Operation, SSAValue
 from pypto_dialect import tile
 from pypto_dialect.dsl.annotations import shape_text, space_text
 from pypto_dialect.dsl.errors import fail
+from pypto_dialect.dsl.function_printer import FunctionPrinter
 from pypto_dialect.dsl.tables import (
     ALLOCATION_CALL,
     EXPORT_CALLS,
@@ -18,9 +19,6 @@ from pypto_dialect.dsl.tables import (
     CallKind,
 )
 from pypto_dialect.types import TileType
-
-if TYPE_CHECKING:
-    from pypto_dialect.dsl.target import FunctionPrinter
 
 
 def print_tile_op(p: FunctionPrinter, op: Operation) -> None:

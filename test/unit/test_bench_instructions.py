@@ -49,6 +49,7 @@ def test_table_gives_millions_and_the_ratio():
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
 def test_a_pass_is_counted_and_only_the_pass(tmp_path: Path):
     (case,) = largest_cases(Scale([1_000], [2]), ["stages-dynamic"])

@@ -27,6 +27,7 @@ def test_without_a_least_duration_repeat_is_kept():
     assert in_process_runs(3, 0.0, at_least=0.5) == 3
 
 
+@pytest.mark.slow
 def test_measure_runs_a_short_case_more_often():
     """The passes of the smallest `nesting` case take milliseconds, not 10 s."""
     case = Case("nesting", 2, nested_module(2, 2))

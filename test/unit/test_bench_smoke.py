@@ -8,6 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).parents[2]
 FAMILIES = {
     "loops",

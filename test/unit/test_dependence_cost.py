@@ -9,6 +9,7 @@ import math
 import random
 from collections.abc import Sequence
 
+import pytest
 from dependence_helpers import (
     TENSOR,
     CountingForms,
@@ -20,6 +21,8 @@ from xdsl.dialects.builtin import f32
 
 from passes.analysis import DependenceGraph, DependenceKind, OpSummaries
 from pypto_dialect.types import TensorType
+
+pytestmark = pytest.mark.slow
 
 
 def _one_tensor(

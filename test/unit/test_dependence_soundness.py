@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import pytest
 from dependence_helpers import (
     TENSOR,
     append_access,
@@ -30,6 +31,8 @@ from passes.io_order_policy import ScheduleKey
 from passes.scheduling import priority_order, sorted_order
 from pypto_dialect.effects import TensorWindowAccess
 from pypto_dialect.tile import StoreOp
+
+pytestmark = pytest.mark.slow
 
 TILE_SHAPES = ((8, 8), (16, 8), (8, 16), (64, 64))
 

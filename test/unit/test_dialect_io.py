@@ -184,6 +184,7 @@ def _run(*arguments: str) -> str:
     ).stdout
 
 
+@pytest.mark.slow
 def test_benchmark_smoke_covers_every_op_of_the_dialect():
     script = (
         "import dataclasses, json\n"
@@ -220,6 +221,7 @@ def test_benchmark_smoke_covers_every_op_of_the_dialect():
         }
 
 
+@pytest.mark.slow
 def test_benchmark_command_prints_a_table():
     output = _run("-m", "bench.dialect_io", "--ops", "2", "--repeat", "1")
     lines = [line for line in output.splitlines() if line.startswith("| `")]

@@ -125,6 +125,7 @@ def check_page(page: Path, root: Path) -> list[str]:
     return problems
 
 
+@pytest.mark.slow
 def test_docs_have_no_dead_references() -> None:
     problems = [p for page in doc_pages(REPO) for p in check_page(page, REPO)]
     assert not problems, "dead references in the docs:\n" + "\n".join(problems)

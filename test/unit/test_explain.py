@@ -68,6 +68,7 @@ def test_the_printers_names_on_the_corpus(module: ModuleOp):
         assert printed_names(transformed) == printer_names(transformed)
 
 
+@pytest.mark.slow
 @given(kernels())
 def test_the_printers_names_on_generated_kernels(kernel: GeneratedKernel):
     transformed = _both_passes(parsed(kernel.text))

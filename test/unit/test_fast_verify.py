@@ -216,6 +216,7 @@ def test_agrees_with_xdsl_on_valid_ops_with_one_change(mutate: Mutation):
             op.erase()  # its uses of the corpus's values go with it
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(_ops())
 def test_agrees_with_xdsl_on_random_ops(drawn: Drawn):

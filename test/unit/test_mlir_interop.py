@@ -90,6 +90,7 @@ def parse(ctx: Context, text: str, name: str) -> ModuleOp:
     return module
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("passes", [None, PIPELINE], ids=["before", "after"])
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.stem)
 def test_round_trip_through_mlir_opt(

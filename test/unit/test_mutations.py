@@ -50,6 +50,7 @@ from io import StringIO
 from types import FrameType
 from typing import TypeVar
 
+import pytest
 from hypothesis import HealthCheck, Phase, event, given, seed, settings
 from mutations import Mutant, mutants
 from xdsl.dialects.builtin import ModuleOp
@@ -294,6 +295,7 @@ def describe(mutant: Mutant) -> str:
     )
 
 
+@pytest.mark.slow
 @settings(phases=[phase for phase in Phase if phase is not Phase.explain])
 @given(mutants())
 def test_only_diagnostics_escape(mutant: Mutant):

@@ -8,6 +8,7 @@ import sys
 from importlib.metadata import entry_points, packages_distributions, version
 from pathlib import Path
 
+import pytest
 from xdsl.universe import Universe
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -35,6 +36,7 @@ def test_multiverse_has_our_dialect_and_passes():
         assert multiverse.all_passes[name]().name == name
 
 
+@pytest.mark.slow
 def test_universe_import_is_lazy():
     """Importing the plugin (as every xDSL tool does) loads neither ops nor passes."""
     probe = (
@@ -52,6 +54,7 @@ def test_universe_import_is_lazy():
     assert run.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_stock_xdsl_opt_parses_our_ir():
     for example in sorted(EXAMPLES.glob("*.mlir")):
         run = subprocess.run(

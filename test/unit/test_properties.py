@@ -62,6 +62,8 @@ from pypto_dialect.interpreter import (
     run_kernel,
 )
 
+pytestmark = pytest.mark.slow
+
 CONTEXT = pypto_context()
 LOWER = LowerPipelineLoopsPass()
 CANONICALIZE = CanonicalizeIOOrderPass()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from io import StringIO
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from kernel_strategies import GeneratedKernel, kernels
@@ -37,6 +38,8 @@ from pypto_dialect.interpreter import (
     random_inputs,
     run_kernel,
 )
+
+pytestmark = pytest.mark.slow
 
 CONTEXT = pypto_context()
 SEEDS = st.integers(0, 2**32 - 1)

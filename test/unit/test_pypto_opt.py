@@ -584,6 +584,7 @@ def _markdown_spellings(option: PassOption) -> str:
     return f"`{option.name}`{other}"
 
 
+@pytest.mark.slow
 def test_list_passes_to_a_reader_that_stops():
     """`pypto-opt --list-passes | head`: no error when the pipe closes."""
     with subprocess.Popen(

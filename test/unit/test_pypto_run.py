@@ -290,6 +290,7 @@ def test_bad_flags_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "argument --index: expected NAME=INTEGER, got 'n'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_console_script(tmp_path: Path) -> None:
     kernel = write(tmp_path, SLICE)
     ok = subprocess.run(

@@ -53,6 +53,7 @@ def table(out: str) -> dict[str, list[str]]:
     return rows
 
 
+@pytest.mark.slow
 def test_add_one_table_and_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path):
     plot = tmp_path / "out.svg"
     code, out, err = pypto_report(
@@ -494,6 +495,7 @@ def test_json_has_the_whole_loop(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert loop["after"]["bottleneck"] == "MTE2"
 
 
+@pytest.mark.slow
 def test_plot_png_is_wide_and_svg_has_titles(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ):

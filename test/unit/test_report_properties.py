@@ -47,6 +47,7 @@ def reports(kernel: GeneratedKernel) -> tuple[list[LoopReport], list[LoopReport]
     return run_report(CTX, module, MODEL, LOWER), run_report(CTX, module, MODEL, BOTH)
 
 
+@pytest.mark.slow
 @BUDGET
 @given(kernels())
 def test_modelled_time_never_beats_the_bound(kernel: GeneratedKernel):
@@ -131,6 +132,7 @@ FINDING_KERNELS = int(os.environ.get("PYPTO_FINDING_KERNELS", "5"))
 DEEP = dataclasses.replace(MODEL, queue_depth=1 << 20)
 
 
+@pytest.mark.slow
 def test_finding_counts():
     """
     The counts of docs/report.md ("What the model says about the passes"),

@@ -111,6 +111,7 @@ def test_deeper_than_the_recursion_limit():
     assert sum(1 for _ in walk_ops(module, regions_first=True)) == 2 * DEPTH + 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "pass_", [LowerPipelineLoopsPass(), CanonicalizeIOOrderPass()], ids=lambda p: p.name
 )
