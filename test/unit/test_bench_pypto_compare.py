@@ -71,11 +71,7 @@ def test_report_gives_ours_over_pypto_and_checks_the_targets():
         {"lower": 0.002, "canonicalize": 0.001},
     ]
     text = report(["a", "b"], [10, 20], ours, theirs)
-    rows = [
-        line
-        for line in text.splitlines()
-        if line.startswith(("| a", "| b"))
-    ]
+    rows = [line for line in text.splitlines() if line.startswith(("| a", "| b"))]
     assert rows[0].split(" | ")[4] == "2.00"  # lower: 2 ms / 1 ms
     assert rows[1].split(" | ")[4] == "4.00"
     assert "lower: geomean 2.83, worst 4.00" in text  # sqrt(2 * 4)
