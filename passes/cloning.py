@@ -16,8 +16,15 @@ tied to the pinned xDSL (0.75); `test_cloning.py` compares it with
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from functools import cache
+
+from xdsl.builder import Builder
+from xdsl.dialects.builtin import LocationAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.core import OpT, SSAValues, Use
+from xdsl.irdl import AttributeDef, IRDLOperation, OptionalDef, PropertyDef
+from xdsl.pattern_rewriter import PatternRewriter
 
 
 def clone_op(op: Operation, mapper: dict[SSAValue, SSAValue]) -> Operation:
@@ -52,19 +59,84 @@ def _copy_fields(
     `op` without its regions and successors, with the given operands; its
     results go to `mapper`.
     """
-    cls = type(op)
-    new = cls.__new__(cls)
-    _set_operands(new, operands)
+    new = _detached(type(op), operands, op.properties.copy(), op.attributes.copy())
     results: list[OpResult] = []
     for index, result in enumerate(op.results):
-        copy = OpResult(result.type, new, index)
+        copy = OpResult(result._type, new, index)
         copy._name = result._name  # valid: it is the original's
         mapper[result] = copy
         results.append(copy)
     new.results = SSAValues(results)
-    new.properties = op.properties.copy()
-    new.attributes = op.attributes.copy()
     new.location = op.location
+    return new
+
+
+def create_op(
+    cls: type[OpT],
+    operands: Sequence[SSAValue],
+    result_types: Sequence[Attribute],
+    properties: dict[str, Attribute],
+    location: LocationAttr,
+    *,
+    attributes: Mapping[str, Attribute] = {},
+    regions: Sequence[Region] = (),
+) -> OpT:
+    """
+    What `cls.create(...)` makes from the same arguments, at `location`,
+    built directly: for ops the lowering creates whose operands, properties
+    and detached `regions` are known to fit `cls` (index arithmetic, the main
+    loop). As `create` does, absent properties and attributes that have
+    defaults take them.
+    """
+    default_properties, default_attributes = _defaults(cls)
+    new = _detached(
+        cls,
+        tuple(operands),
+        default_properties | properties,
+        {**default_attributes, **attributes},
+    )
+    new.results = SSAValues(
+        [OpResult(type, new, index) for index, type in enumerate(result_types)]
+    )
+    new.location = location
+    for region in regions:
+        new.add_region(region)
+    return new
+
+
+@cache
+def _defaults(
+    cls: type[Operation],
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """
+    The properties and attributes `IRDLOperation.__post_init__` fills in on
+    an op of `cls` that lacks them: the non-optional ones with defaults.
+    """
+    if not issubclass(cls, IRDLOperation):
+        return {}, {}
+    definition = cls.get_irdl_definition()
+
+    def filled(defs: Mapping[str, PropertyDef | AttributeDef]) -> dict[str, Attribute]:
+        return {
+            name: d.default_value
+            for name, d in defs.items()
+            if not isinstance(d, OptionalDef) and d.default_value is not None
+        }
+
+    return filled(definition.properties), filled(definition.attributes)
+
+
+def _detached(
+    cls: type[OpT],
+    operands: tuple[SSAValue, ...],
+    properties: dict[str, Attribute],
+    attributes: dict[str, Attribute],
+) -> OpT:
+    """A new op of `cls` with these fields, no results, regions or successors."""
+    new = cls.__new__(cls)
+    _set_operands(new, operands)
+    new.properties = properties
+    new.attributes = attributes
     new._successors = ()
     new._successor_uses = ()
     new.regions = ()
@@ -74,12 +146,48 @@ def _copy_fields(
     return new
 
 
+def insert_fresh(builder: Builder, ops: Sequence[Operation]) -> None:
+    """
+    `builder.insert(ops)` for ops this module just made (detached, so none
+    can hold the block): each linked once, without xDSL's check that the op
+    does not contain the block, which walks up to the root per op.
+    """
+    if not ops:
+        return
+    point = builder.insertion_point
+    block, before = point.block, point.insert_before
+    previous = block._last_op if before is None else before._prev_op
+    for op in ops:
+        op.parent = block
+        op._prev_op = previous
+        if previous is None:
+            block._first_op = op
+        else:
+            previous._next_op = op
+        previous = op
+    last = ops[-1]
+    last._next_op = before
+    if before is None:
+        block._last_op = last
+    else:
+        before._prev_op = last
+    if isinstance(builder, PatternRewriter):
+        builder.has_done_action = True
+    for op in ops:
+        builder.handle_operation_insertion(op)
+
+
 def _set_operands(op: Operation, operands: tuple[SSAValue, ...]) -> None:
     """Give `op`, which has no operands yet, these operands and their uses."""
     uses: list[Use] = []
     for index, value in enumerate(operands):
+        # `value.add_use(use)`, inline: a use is new, so it goes first.
         use = Use(op, index)
-        value.add_use(use)
+        first = value.first_use
+        if first is not None:
+            use._next_use = first
+            first._prev_use = use
+        value.first_use = use
         uses.append(use)
     op._operands = SSAValues(operands)
     op._operand_uses = tuple(uses)

@@ -14,6 +14,7 @@ import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -165,13 +166,13 @@ def _check_replication(
 
 def _check_module(
     module: ModuleOp, max_copies: int, remainder: Remainder
-) -> list[PipelineOp]:
+) -> list[tuple[PipelineOp, int]]:
     """
     Diagnose what would make the lowering fail or explode (and tiles bound
     in bodies to replicate), inner loops first; return the module's
-    pipelines in that order.
+    pipelines to replicate (`stages > 1`) in that order, each with its step.
     """
-    pipelines: list[PipelineOp] = []
+    pipelines: list[tuple[PipelineOp, int]] = []
     nested_copies: defaultdict[Operation | None, int] = defaultdict(int)
     for op in walk_ops(module, regions_first=True):
         _check_membership(op)
@@ -179,13 +180,11 @@ def _check_module(
             _check_binding(op)
         if not isinstance(op, PipelineOp):
             continue
-        pipelines.append(op)
         nested = max(1, nested_copies.pop(op, 0))
-        copies = (
-            _check_replication(op, nested, max_copies, remainder)
-            if op.num_stages > 1
-            else nested
-        )
+        copies = nested
+        if op.num_stages > 1:
+            copies = _check_replication(op, nested, max_copies, remainder)
+            pipelines.append((op, _constant_step(op)))
         enclosing = next(
             (outer for outer in ancestors(op) if isinstance(outer, PipelineOp)), None
         )
@@ -209,6 +208,15 @@ def _extended(membership: Attribute | None, group: int, stage: int) -> Membershi
     """`membership` with `(group, stage)` appended, or just that pair if absent."""
     if isinstance(membership, MembershipAttr):
         return membership.appended(group, stage)
+    return _membership(group, stage)
+
+
+@lru_cache(maxsize=4096)
+def _membership(group: int, stage: int) -> MembershipAttr:
+    """
+    The membership of just `(group, stage)`: shared (attributes are
+    immutable), as group ids restart in every function.
+    """
     return MembershipAttr([(group, stage)])
 
 
@@ -236,10 +244,10 @@ class MembershipTagger:
             None,
         )
         policy = op.policy
+        # One walk of the loop (itself never tagged: it has a region).
         tagged = tuple(
             (nested.results[0], nested.attributes.get(MEMBERSHIP_ATTR_NAME))
-            for top in op.body.block.ops
-            for nested in walk_ops(top)
+            for nested in walk_ops(op)
             if _gets_membership(nested, policy)
         )
         return _LoopTagger(self, scope, tagged)
@@ -288,10 +296,14 @@ class LowerPipelinePattern(RewritePattern):
         if op.num_stages <= 1:
             return
         _check_replication(op, 1, self.max_copies, self.remainder)
+        self.replicate(op, _constant_step(op), rewriter)
+
+    def replicate(self, op: PipelineOp, step: int, rewriter: PatternRewriter) -> None:
+        """Replicate `op`, checked (`_check_replication`), whose step is `step`."""
         unroll_by_factor(
             op,
             op.num_stages,
-            _constant_step(op),
+            step,
             rewriter,
             self.tagger.for_loop(op),
             remainder=self.remainder,
@@ -356,10 +368,10 @@ class LowerPipelineLoopsPass(ModulePass):
         # cubic on a lowered cascade when the pass runs again), inner loops
         # first. The pattern alone (no GreedyRewritePatternApplier), so no DCE runs.
         pipelines = _check_module(op, self.max_copies, self.remainder)
-        # Each loop was checked with its nested copies: no second limit here.
-        pattern = LowerPipelinePattern(sys.maxsize, self.remainder)
-        for pipeline in pipelines:
-            pattern.match_and_rewrite(pipeline, PatternRewriter(pipeline))
+        # Each loop was checked with its nested copies: no second check here.
+        pattern = LowerPipelinePattern(remainder=self.remainder)
+        for pipeline, step in pipelines:
+            pattern.replicate(pipeline, step, PatternRewriter(pipeline))
 
 
 def _choose_stages(

@@ -17,17 +17,17 @@ from typing import Literal, get_args
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, i1, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.core import OpT
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from passes.cloning import clone_op
+from passes.cloning import clone_op, create_op, insert_fresh
 from passes.demote import demote_to_scf_for
 from pypto_dialect.constants import constant_int
 from pypto_dialect.numbers import INDEX_MIN
-from pypto_dialect.pipeline import PipelineOp, YieldOp
+from pypto_dialect.pipeline import PipelineOp, YieldOp, pipeline_properties
 
 CopyMaps = Sequence[Mapping[SSAValue, SSAValue]]
 """
@@ -104,6 +104,8 @@ def unroll_by_factor(
 
 
 _INDEX = IndexType()
+_EQ = IntegerAttr(0, i64)
+"""`arith.cmpi`'s predicate `eq`."""
 
 
 @lru_cache(maxsize=4096)
@@ -164,15 +166,27 @@ class _Unrolling:
         self, builder: Builder, op: Operation, name: str | None
     ) -> SSAValue:
         """Insert a single-result op at the loop's location and name its result."""
-        builder.insert(self.located(op))
+        insert_fresh(builder, (self.located(op),))
         op.results[0].name_hint = name
         return op.results[0]
+
+    def index_op(self, cls: type[OpT], *operands: SSAValue) -> OpT:
+        """
+        `cls(*operands)` for an `index` op of `index` operands, at the loop's
+        location, built directly (IRDL's generic constructor costs as much
+        as cloning a whole tile op).
+        """
+        return create_op(cls, operands, (_INDEX,), {}, self.loop.location)
 
     def constant(self, value: int) -> SSAValue:
         """An index constant before the loop, created at most once per value."""
         if value not in self.constants:
-            constant = arith.ConstantOp.create(
-                properties={"value": _index_attr(value)}, result_types=[_INDEX]
+            constant = create_op(
+                arith.ConstantOp,
+                (),
+                (_INDEX,),
+                {"value": _index_attr(value)},
+                self.loop.location,
             )
             self.constants[value] = self.insert_named(
                 self.rewriter, constant, f"c{value}"
@@ -185,11 +199,7 @@ class _Unrolling:
             return self.constant(base + k * self.step)
         if k == 0:
             return base
-        # `create`: the operands are known to be two indices (the checked
-        # constructor costs as much as cloning a whole tile op).
-        offset = arith.AddiOp.create(
-            operands=[base, self.constant(k * self.step)], result_types=[_INDEX]
-        )
+        offset = self.index_op(arith.AddiOp, base, self.constant(k * self.step))
         return self.insert_named(builder, offset, self.body_args[0].name_hint)
 
     def emit_copies(
@@ -217,7 +227,9 @@ class _Unrolling:
             mapper: dict[SSAValue, SSAValue] = dict(
                 zip(self.body_args, (index, *carried), strict=True)
             )
-            builder.insert([clone_op(body_op, mapper) for body_op in self.body_ops])
+            insert_fresh(
+                builder, [clone_op(body_op, mapper) for body_op in self.body_ops]
+            )
             copies.append(mapper)
             carried = tuple(mapper.get(value, value) for value in self.yielded)
         self.annotate(copies)
@@ -240,18 +252,17 @@ class _Unrolling:
         )
         terminator.operands = yielded
         rewriter.notify_op_modified(terminator)
-        main = self.located(
-            PipelineOp(
-                loop.lb,
-                ub,
-                self.constant(self.factor * self.step),
-                loop.iter_args,
-                rewriter.move_region_contents_to_new_regions(loop.body),
-                1,
-                policy=loop.policy,
-            )
+        # Built directly: what `PipelineOp(...)` makes, without IRDL's
+        # generic argument checks (the fields are the loop's own).
+        main = create_op(
+            PipelineOp,
+            (loop.lb, ub, self.constant(self.factor * self.step), *loop.iter_args),
+            [value.type for value in loop.iter_args],
+            pipeline_properties(1, loop.policy),
+            loop.location,
+            attributes=loop.attributes,
+            regions=(rewriter.move_region_contents_to_new_regions(loop.body),),
         )
-        main.attributes |= loop.attributes
         suffix = "_main" if remainder_follows else ""
         for new, old in zip(main.res, loop.res, strict=True):
             new.name_hint = _with_suffix(old.name_hint, suffix)
@@ -299,22 +310,25 @@ class _Unrolling:
         span, last_copy = factor * step, (factor - 1) * step
         # An empty loop (lb >= ub) starts at ub, so that nothing remains.
         start = self.insert_named(
-            rewriter, arith.MinSIOp(loop.lb, loop.ub), "unroll_start"
+            rewriter, self.index_op(arith.MinSIOp, loop.lb, loop.ub), "unroll_start"
         )
         clamped = self.insert_named(
             rewriter,
-            arith.MaxSIOp(loop.ub, self.constant(INDEX_MIN + last_copy)),
+            self.index_op(arith.MaxSIOp, loop.ub, self.constant(INDEX_MIN + last_copy)),
             "unroll_ub_clamped",
         )
         limit = self.insert_named(
             rewriter,
-            arith.SubiOp(clamped, self.constant(last_copy)),
+            self.index_op(arith.SubiOp, clamped, self.constant(last_copy)),
             "unroll_group_limit",
         )
-        room = self.insert_named(rewriter, arith.SubiOp(loop.ub, limit), "unroll_room")
+        room = self.insert_named(
+            rewriter, self.index_op(arith.SubiOp, loop.ub, limit), "unroll_room"
+        )
         offset = self.insert_named(
             rewriter,
-            arith.SubiOp(
+            self.index_op(
+                arith.SubiOp,
                 self.floor_mod(start, span, "unroll_start"),
                 self.floor_mod(limit, span, "unroll_limit"),
             ),
@@ -322,11 +336,13 @@ class _Unrolling:
         )
         tail = self.insert_named(
             rewriter,
-            arith.MinSIOp(self.floor_mod_small(offset, span, "unroll_offset"), room),
+            self.index_op(
+                arith.MinSIOp, self.floor_mod_small(offset, span, "unroll_offset"), room
+            ),
             "unroll_tail",
         )
         main_end = self.insert_named(
-            rewriter, arith.AddiOp(limit, tail), "unroll_main_end"
+            rewriter, self.index_op(arith.AddiOp, limit, tail), "unroll_main_end"
         )
         main = self.emit_main_loop(main_end, remainder_follows=True)
         if self.remainder == "loop":
@@ -334,13 +350,13 @@ class _Unrolling:
             return
         remainder = self.insert_named(
             rewriter,
-            arith.SubiOp(room, tail),
+            self.index_op(arith.SubiOp, room, tail),
             "unroll_rem" if step == 1 else "unroll_rem_span",
         )
         if step > 1:
-            rounded = arith.AddiOp(remainder, self.constant(step - 1))
+            rounded = self.index_op(arith.AddiOp, remainder, self.constant(step - 1))
             remainder = self.insert_named(rewriter, rounded, "unroll_rem_rounded")
-            ceil_div = arith.FloorDivSIOp(remainder, self.constant(step))
+            ceil_div = self.index_op(arith.FloorDivSIOp, remainder, self.constant(step))
             remainder = self.insert_named(rewriter, ceil_div, "unroll_rem")
         results = self.emit_cascade(remainder, main_end, main.res)
         rewriter.replace(loop, (), results)
@@ -349,7 +365,7 @@ class _Unrolling:
         """`value` mod `modulus`, in [0, modulus), for any `index` value."""
         truncated = self.insert_named(
             self.rewriter,
-            arith.RemSIOp(value, self.constant(modulus)),
+            self.index_op(arith.RemSIOp, value, self.constant(modulus)),
             f"{name}_rem",
         )
         return self.floor_mod_small(truncated, modulus, name)
@@ -362,13 +378,21 @@ class _Unrolling:
         rewriter = self.rewriter
         wraps = self.insert_named(
             rewriter,
-            arith.FloorDivSIOp(value, self.constant(modulus)),
+            self.index_op(arith.FloorDivSIOp, value, self.constant(modulus)),
             f"{name}_wraps",
         )
         shift = self.insert_named(
-            rewriter, arith.MuliOp(wraps, self.constant(modulus)), f"{name}_shift"
+            rewriter,
+            self.index_op(arith.MuliOp, wraps, self.constant(modulus)),
+            f"{name}_shift",
         )
-        return self.insert_named(rewriter, arith.SubiOp(value, shift), f"{name}_mod")
+        return self.insert_named(
+            rewriter, self.index_op(arith.SubiOp, value, shift), f"{name}_mod"
+        )
+
+    def yield_op(self, values: Sequence[SSAValue]) -> scf.YieldOp:
+        """`scf.yield` of `values` at the loop's location, built directly."""
+        return create_op(scf.YieldOp, values, (), {}, self.loop.location)
 
     def emit_remainder_loop(
         self, start: SSAValue, carried: Sequence[SSAValue]
@@ -410,23 +434,32 @@ class _Unrolling:
         # The ops of the else branch of the next (outer) `scf.if`: the
         # innermost one yields the main loop's results unchanged.
         else_ops: list[Operation] = (
-            [self.located(scf.YieldOp(*main_results))] if main_results else []
+            [self.yield_op(main_results)] if main_results else []
         )
         for count in range(self.factor - 1, 0, -1):
             if count < self.factor - 1:
-                else_ops.append(self.located(scf.YieldOp(*else_ops[-1].results)))
+                else_ops.append(self.yield_op(else_ops[-1].results))
             then_block = Block()
             yielded = self.emit_copies(
                 Builder(InsertPoint.at_end(then_block)), base, main_results, count
             )
-            then_block.add_op(self.located(scf.YieldOp(*yielded)))
-            condition = self.located(
-                arith.CmpiOp(remainder, self.constant(count), "eq")
+            then_block.add_op(self.yield_op(yielded))
+            condition = create_op(
+                arith.CmpiOp,
+                (remainder, self.constant(count)),
+                (i1,),
+                {"predicate": _EQ},
+                self.loop.location,
             )
             condition.result.name_hint = f"unroll_rem_eq{count}"
-            else_region = [Block(else_ops)] if else_ops else None
-            branch = self.located(
-                scf.IfOp(condition, result_types, [then_block], else_region)
+            else_region = Region([Block(else_ops)] if else_ops else [])
+            branch = create_op(
+                scf.IfOp,
+                (condition.result,),
+                result_types,
+                {},
+                self.loop.location,
+                regions=(Region(then_block), else_region),
             )
             suffix = f"_rem{count}" if count > 1 else ""
             for new, old in zip(branch.output, self.loop.res, strict=True):

@@ -205,16 +205,10 @@ class PipelineOp(IRDLOperation):
     ):
         if isinstance(body, Block):
             body = [body]
-        properties: dict[str, Attribute] = {
-            "stages": _stages_attr(stages) if isinstance(stages, int) else stages
-        }
-        properties |= {
-            name: _TRUE if value else _FALSE for name, value in policy.changed().items()
-        }
         super().__init__(
             operands=[lb, ub, step, iter_args],
             result_types=[[SSAValue.get(a).type for a in iter_args]],
-            properties=properties,
+            properties=pipeline_properties(stages, policy),
             regions=[body],
         )
 
@@ -396,16 +390,10 @@ class PipelineOp(IRDLOperation):
         body = parser.parse_region((induction_var, *block_args))
         attrs = parser.parse_optional_attr_dict()
 
-        properties = {"stages": _stages_attr(stages)}
-        if policy:
-            properties |= {
-                name: _TRUE if value else _FALSE
-                for name, value in PipelinePolicy(**policy).changed().items()
-            }
         op = cls.create(
             operands=[lb, ub, step, *inits],
             result_types=carried_types,
-            properties=properties,
+            properties=pipeline_properties(stages, PipelinePolicy(**policy)),
             attributes=attrs,
             regions=[body],
         )
@@ -417,6 +405,21 @@ class PipelineOp(IRDLOperation):
 _STAGES: dict[int, IntegerAttr[I64]] = {}
 """`stages` properties by value, as most pipelines share a few stage counts."""
 _STAGES_CACHED = range(1, 65)
+
+
+def pipeline_properties(
+    stages: int | IntegerAttr[I64], policy: PipelinePolicy
+) -> dict[str, Attribute]:
+    """
+    The properties of a `pypto.pipeline` with `stages` and `policy` (only
+    the policy's values that differ from the defaults are stored).
+    """
+    properties: dict[str, Attribute] = {
+        "stages": _stages_attr(stages) if isinstance(stages, int) else stages
+    }
+    for name, value in policy.changed().items():
+        properties[name] = _TRUE if value else _FALSE
+    return properties
 
 
 def _stages_attr(stages: int) -> IntegerAttr[I64]:

@@ -12,11 +12,22 @@ from io import StringIO
 import pytest
 from corpus import parsed, sound_inputs
 from ir_integrity import check_links
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    FileLineColLoc,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.printer import Printer
+from xdsl.rewriter import InsertPoint
 
-from passes.cloning import clone_op, transplant
+from passes.cloning import clone_op, create_op, insert_fresh, transplant
 from pypto_dialect.walks import walk_ops
 
 REGIONS = """
@@ -148,3 +159,78 @@ def test_transplant_refuses_successors():
     assert branch is not None
     with pytest.raises(ValueError, match="has successors"):
         transplant(branch, type(branch), {})
+
+
+_INDEX_ONE = IntegerAttr(1, IndexType())
+
+
+@pytest.mark.parametrize(
+    ("cls", "properties"),
+    [
+        (arith.ConstantOp, {"value": _INDEX_ONE}),
+        (arith.AddiOp, {}),
+        (arith.SubiOp, {}),
+        (
+            arith.MuliOp,
+            {
+                "overflowFlags": arith.IntegerOverflowAttr(
+                    [arith.IntegerOverflowFlag.NSW]
+                )
+            },
+        ),
+    ],
+)
+def test_create_op_makes_what_create_makes(
+    cls: type[Operation], properties: dict[str, Attribute]
+):
+    module = parsed('%a, %b = "test.def"() : () -> (index, index)')
+    operands = tuple(_top_ops(module)[0].results) if cls is not arith.ConstantOp else ()
+    location = FileLineColLoc(StringAttr("k.py"), IntAttr(3), IntAttr(4))
+    ours = create_op(cls, operands, (IndexType(),), dict(properties), location)
+    theirs = cls.create(
+        operands=operands,
+        result_types=[IndexType()],
+        properties=properties,
+        location=location,
+    )
+    assert _generic(ours) == _generic(theirs)
+    assert ours.properties.keys() == theirs.properties.keys()
+    module.body.block.add_op(ours)
+    theirs.erase()
+    check_links(module)
+
+
+@pytest.mark.parametrize("where", ["start", "middle", "end", "empty"])
+def test_insert_fresh_links_like_insert(where: str):
+    module = parsed(
+        '"test.first"() : () -> ()\n"test.second"() : () -> ()\n'
+        '"test.region"() ({\n^empty:\n}) : () -> ()'
+    )
+    first, second, holder = _top_ops(module)
+    block = module.body.block
+    point = {
+        "start": InsertPoint.before(first),
+        "middle": InsertPoint.before(second),
+        "end": InsertPoint.at_end(block),
+        "empty": InsertPoint.at_end(holder.regions[0].block),
+    }[where]
+    rewriter = PatternRewriter(first)
+    inserted: list[Operation] = []
+    rewriter.operation_insertion_handler.append(inserted.append)
+    new = [first.clone(), second.clone()]
+    insert_fresh(Builder(point), [])
+    insert_fresh(rewriter if where == "start" else Builder(point), new)
+    if where != "start":
+        insert_fresh(Builder(point), [])
+    else:
+        assert rewriter.has_done_action and inserted == new
+    expected = {
+        "start": [*new, first, second, holder],
+        "middle": [first, *new, second, holder],
+        "end": [first, second, holder, *new],
+        "empty": [first, second, holder],
+    }[where]
+    assert list(block.ops) == expected
+    if where == "empty":
+        assert list(holder.regions[0].block.ops) == new
+    check_links(module)

@@ -1,0 +1,217 @@
+"""
+Both passes side by side with PyPTO's C++ passes (`LowerPipelineLoops`,
+`CanonicalizeIOOrder`, through PyPTO's Python API) on the same programs.
+
+    python -m bench.pypto_compare [--pypto-python PATH] [--repeat N]
+
+Each program is a module of `bench.cases` (`items_module`: static and
+dynamic bounds, F = 2 to 64) and its PyPTO text, printed by our target
+(`-t pypto`). Our passes run in this process; PyPTO's in a process of the
+interpreter at `--pypto-python` (one that can `import pypto`), which parses
+the text with `pypto.language.parse` and times each pass on it. Both sides
+take `--repeat` runs after an untimed one, each on a fresh parse after a full
+collection, and report medians. Prints a Markdown table (milliseconds, ours
+over PyPTO's per pass and for both together) and the geometric means against
+the targets of issue 29. When that interpreter cannot import `pypto`, prints
+why and exits with status 0 (nothing is measured).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from io import StringIO
+from pathlib import Path
+
+from bench.cases import MAX_COPIES, Case, items_module, lowered_size, parse
+from passes.canonicalize_io_order import CanonicalizeIOOrderPass
+from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from pypto_dialect.context import pypto_context
+from pypto_dialect.dsl.target import print_pypto
+
+PASSES = ("lower", "canonicalize")
+
+TARGETS = {"lower": (1.5, 3.0), "both": (1.0, None)}
+"""Issue 29: the geometric mean of ours / PyPTO's at most the first number,
+no program above the second."""
+
+DEFAULT_PYPTO_PYTHON = Path("/tmp/pyptobuild/bin/python")
+
+_CHILD = """
+import gc, json, statistics, sys, time
+try:
+    import pypto.language as pl
+    from pypto import passes
+except Exception as error:  # any failure to import: nothing to measure
+    print(json.dumps({"unavailable": f"{type(error).__name__}: {error}"}))
+    sys.exit(0)
+paths, repeat = json.loads(sys.argv[1]), int(sys.argv[2])
+medians = []
+for path in paths:
+    text = open(path).read()
+    samples = {"lower": [], "canonicalize": []}
+    for run in range(repeat + 1):
+        program = pl.parse(text)
+        gc.collect()
+        start = time.perf_counter()
+        lowered = passes.lower_pipeline_loops()(program)
+        middle = time.perf_counter()
+        passes.canonicalize_io_order()(lowered)
+        end = time.perf_counter()
+        if run:
+            samples["lower"].append(middle - start)
+            samples["canonicalize"].append(end - middle)
+    medians.append({k: statistics.median(v) for k, v in samples.items()})
+print(json.dumps({"medians": medians}))
+"""
+"""PyPTO's side, run by `--pypto-python`: the medians of both passes per program."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """One program of the comparison: our module and its PyPTO text."""
+
+    name: str
+    mlir: str
+
+    @property
+    def pypto_text(self) -> str:
+        stream = StringIO()
+        print_pypto(parse(pypto_context(), self.mlir), stream)
+        return stream.getvalue()
+
+
+def programs() -> list[Program]:
+    """
+    The 13 programs: one item (4 ops) per body, static (2F-1 iterations)
+    and dynamic bounds for F = 2 to 64, and the largest, 4 items with a
+    dynamic bound and F = 64 (about 35k ops after lowering).
+    """
+    found: list[Program] = []
+    for stages in (2, 4, 8, 16, 32, 64):
+        found.append(
+            Program(f"static F={stages}", items_module(1, stages, 2 * stages - 1))
+        )
+        found.append(Program(f"dynamic F={stages}", items_module(1, stages, None)))
+    found.append(Program("dynamic F=64, 4 items", items_module(4, 64, None)))
+    return found
+
+
+def our_medians(program: Program, repeat: int) -> dict[str, float]:
+    """The medians of our two passes on `program` (as `bench/pass_times.py`)."""
+    ctx = pypto_context()
+    samples: dict[str, list[float]] = {name: [] for name in PASSES}
+    for run in range(repeat + 1):
+        module = parse(ctx, program.mlir)
+        for name, apply in (
+            ("lower", LowerPipelineLoopsPass(max_copies=MAX_COPIES).apply),
+            ("canonicalize", CanonicalizeIOOrderPass().apply),
+        ):
+            gc.collect()
+            start = time.perf_counter()
+            apply(ctx, module)
+            if run:
+                samples[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def pypto_medians(
+    python: Path, texts: Sequence[Path], repeat: int
+) -> list[dict[str, float]] | str:
+    """PyPTO's medians per program, or why they cannot be measured."""
+    if not python.exists():
+        return f"{python} does not exist"
+    done = subprocess.run(
+        [str(python), "-c", _CHILD, json.dumps([str(t) for t in texts]), str(repeat)],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode:
+        return f"{python} failed:\n{done.stderr[-2000:]}"
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    if "unavailable" in answer:
+        return f"{python} cannot import pypto ({answer['unavailable']})"
+    return answer["medians"]
+
+
+def geomean(values: Sequence[float]) -> float:
+    return statistics.geometric_mean(values)
+
+
+def report(
+    names: Sequence[str],
+    sizes: Sequence[int],
+    ours: Sequence[dict[str, float]],
+    theirs: Sequence[dict[str, float]],
+) -> str:
+    """The table and the geometric means, in Markdown."""
+    lines = [
+        "| program | ops out | lower (ms) | PyPTO | ratio | canonicalize (ms) "
+        "| PyPTO | ratio | both, ratio |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    ratios: dict[str, list[float]] = {"lower": [], "canonicalize": [], "both": []}
+    for name, size, mine, other in zip(names, sizes, ours, theirs, strict=True):
+        row = [name, f"{size:,}"]
+        for pass_name in PASSES:
+            ratio = mine[pass_name] / other[pass_name]
+            ratios[pass_name].append(ratio)
+            row += [
+                f"{mine[pass_name] * 1e3:.2f}",
+                f"{other[pass_name] * 1e3:.2f}",
+                f"{ratio:.2f}",
+            ]
+        both = sum(mine.values()) / sum(other.values())
+        ratios["both"].append(both)
+        lines.append("| " + " | ".join([*row, f"{both:.2f}"]) + " |")
+    lines.append("")
+    for what, values in ratios.items():
+        line = f"{what}: geomean {geomean(values):.2f}, worst {max(values):.2f}"
+        if what in TARGETS:
+            mean_limit, worst_limit = TARGETS[what]
+            met = geomean(values) <= mean_limit and (
+                worst_limit is None or max(values) <= worst_limit
+            )
+            worst = "" if worst_limit is None else f", none above {worst_limit}"
+            line += f" (target: geomean <= {mean_limit}{worst}: {'met' if met else 'not met'})"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.pypto_compare",
+        description="Both passes against PyPTO's C++ passes, same programs, same run.",
+    )
+    parser.add_argument(
+        "--pypto-python",
+        type=Path,
+        default=DEFAULT_PYPTO_PYTHON,
+        help="an interpreter that can import pypto (default: %(default)s)",
+    )
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per pass")
+    args = parser.parse_args(argv)
+    chosen = programs()
+    with tempfile.TemporaryDirectory() as directory:
+        texts = [Path(directory) / f"{k}.py" for k in range(len(chosen))]
+        for program, path in zip(chosen, texts, strict=True):
+            path.write_text(program.pypto_text)
+        theirs = pypto_medians(args.pypto_python, texts, args.repeat)
+    if isinstance(theirs, str):
+        print(f"skipped: {theirs}")
+        return
+    ours = [our_medians(program, args.repeat) for program in chosen]
+    sizes = [lowered_size(Case(p.name, 0, p.mlir)) for p in chosen]
+    print(report([p.name for p in chosen], sizes, ours, theirs))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""
+`bench.pypto_compare`: its programs print as PyPTO text, PyPTO's side runs in
+an interpreter of its own (here a stub `pypto` package) or is skipped with a
+reason, and the report takes ours over PyPTO's.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench import pypto_compare
+from bench.pypto_compare import pypto_medians, report
+
+_STUB_LANGUAGE = "def parse(text):\n    return text\n"
+_STUB_PASSES = (
+    "import time\n"
+    "def lower_pipeline_loops():\n"
+    "    return lambda program: (time.sleep(0.002), program)[1]\n"
+    "def canonicalize_io_order():\n"
+    "    return lambda program: program\n"
+)
+
+
+def test_there_are_13_programs_each_with_a_pypto_form():
+    programs = pypto_compare.programs()
+    assert len(programs) == 13
+    assert len({program.name for program in programs}) == 13
+    for program in programs:
+        assert "pl.pipeline(" in program.pypto_text
+
+
+def test_pypto_side_runs_in_the_given_interpreter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    package = tmp_path / "stub" / "pypto"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "language.py").write_text(_STUB_LANGUAGE)
+    (package / "passes.py").write_text(_STUB_PASSES)
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "stub"))
+    texts = [tmp_path / "a.py", tmp_path / "b.py"]
+    for text in texts:
+        text.write_text("program")
+    medians = pypto_medians(Path(sys.executable), texts, 3)
+    assert not isinstance(medians, str), medians
+    assert len(medians) == 2
+    for median in medians:
+        assert median["lower"] >= 0.002 > median["canonicalize"]
+
+
+def test_without_pypto_the_comparison_is_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert "does not exist" in str(pypto_medians(tmp_path / "nope", [], 1))
+    pypto_compare.main(["--pypto-python", str(tmp_path / "nope"), "--repeat", "1"])
+    assert capsys.readouterr().out.startswith("skipped: ")
+
+
+def test_report_gives_ours_over_pypto_and_checks_the_targets():
+    ours = [
+        {"lower": 0.002, "canonicalize": 0.001},
+        {"lower": 0.008, "canonicalize": 0.001},
+    ]
+    theirs = [
+        {"lower": 0.001, "canonicalize": 0.002},
+        {"lower": 0.002, "canonicalize": 0.001},
+    ]
+    text = report(["a", "b"], [10, 20], ours, theirs)
+    rows = [line for line in text.splitlines() if line.startswith(("| a", "| b"))]
+    assert rows[0].split(" | ")[4] == "2.00"  # lower: 2 ms / 1 ms
+    assert rows[1].split(" | ")[4] == "4.00"
+    assert "lower: geomean 2.83, worst 4.00" in text  # sqrt(2 * 4)
+    assert "none above 3.0: not met" in text
+    assert "canonicalize: geomean 0.71, worst 1.00" in text
+    assert "both: geomean 1.73, worst 3.00" in text  # 3/3 and 9/3: sqrt(1 * 3)
