@@ -29,6 +29,8 @@ from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import closest
 
+pytestmark = pytest.mark.slow
+
 BUDGET = (
     settings(max_examples=40)
     if settings.get_current_profile_name() == "ci"

@@ -132,6 +132,7 @@ def test_reordering_never_slows_the_lowered_loop(kernel: GeneratedKernel):
             assert both.after.time <= alone.after.time * (1 + TOLERANCE), alone.name
 
 
+@pytest.mark.slow
 @settings(BUDGET, phases=[Phase.explicit, Phase.generate])
 @example(READ_HOISTED)
 @example(LOADS_FIRST)
