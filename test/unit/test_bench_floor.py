@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench import floor
 from bench.cases import MAX_COPIES, items_module, parse
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
@@ -26,6 +28,7 @@ def test_the_floor_creates_the_lowerings_new_ops():
         assert ours.result_types == theirs.result_types
 
 
+@pytest.mark.slow
 def test_the_table_has_every_case_and_ratio():
     results = [floor.measure(case, 1) for case in floor.cases(floor.Scale([300], [2]))]
     assert [r.case.family for r in results] == [

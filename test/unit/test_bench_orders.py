@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bench import orders, orders_plot
 
 
+@pytest.mark.slow
 def test_orders_benchmark_on_a_tiny_corpus(tmp_path: Path):
     plot = str(tmp_path / "orders.svg")
     orders.main(

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bench.remainder import main, run, table
 from passes.report_defaults import STRATEGIES
 
 
+@pytest.mark.slow
 def test_loop_emits_fewer_ops_than_the_cascade_from_f_3():
     rows = run([2, 3, 8], repeat=1)
     assert [row.stages for row in rows] == [2, 3, 8]
@@ -21,6 +24,7 @@ def test_loop_emits_fewer_ops_than_the_cascade_from_f_3():
     assert lines[2].startswith("| 2 | ")
 
 
+@pytest.mark.slow
 def test_main_writes_json_and_picture(tmp_path: Path):
     json_path, picture = tmp_path / "rows.json", tmp_path / "remainder.svg"
     main(

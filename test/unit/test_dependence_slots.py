@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import pytest
 from dependence_helpers import reachable
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -342,6 +343,7 @@ def _may_meet(a: _Access, b: _Access) -> bool:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(_specs, st.randoms(use_true_random=False))
 def test_slot_edges_match_brute_force(specs: list[_Spec], rng: random.Random):

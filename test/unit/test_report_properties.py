@@ -247,6 +247,7 @@ func.func @kernel(%x: !pypto.tensor<1024x8xf32>, %y: !pypto.tensor<1024x8xf32>, 
 )
 
 
+@pytest.mark.slow
 @pytest.mark.xfail(
     strict=True,
     reason="finding: order=modelled orders the non-loop blocks nested in a "
