@@ -14,8 +14,8 @@ The text tables are
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.context import Context
@@ -32,8 +32,10 @@ from passes.analysis.timeline import (
     MIN_ITERATIONS,
     LoopModel,
 )
-from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass
+from passes.diagnostics import cost_model
+from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass, slot_declines
 from passes.report_defaults import STRATEGIES
+from passes.slots_policy import Decline
 from passes.stages_advisor import (
     Advice,
     Figures,
@@ -271,9 +273,11 @@ class _Lowered:
 
     name: str
     copy: tuple[ModuleOp, Sequence[LocationAttr]] | None
-    error: str
-    rotates: bool
-    """The strategy runs `lower-pipeline-to-slots`, which may decline a loop."""
+    error: str = ""
+    declines: Mapping[PipelineOp, Decline] = field(
+        default_factory=dict[PipelineOp, Decline]
+    )
+    """The input's pipelines the strategy's `lower-pipeline-to-slots` declines."""
 
 
 def compare_strategies(
@@ -311,13 +315,21 @@ def compare_strategies(
 
 
 def _lower(ctx: Context, module: ModuleOp, name: str, spec: str) -> _Lowered:
+    """
+    The module after the strategy; where it runs `lower-pipeline-to-slots`
+    first, the gates that decline pipelines of the input.
+    """
     passes = pass_pipeline(f"{spec},{STRATEGY_TAIL}")
-    rotates = any(p.name == LowerPipelineToSlotsPass.name for p in passes.passes)
+    first = passes.passes[0]
     try:
+        declines: Mapping[PipelineOp, Decline] = {}
+        if isinstance(first, LowerPipelineToSlotsPass):
+            capacities = cost_model(first.name, first.costs).capacities
+            declines = slot_declines(module, capacities)
         copy = lowered_copy(ctx, module, passes)
     except DiagnosticException as error:
-        return _Lowered(name, None, str(error).splitlines()[0], rotates)
-    return _Lowered(name, copy, "", rotates)
+        return _Lowered(name, None, str(error).splitlines()[0])
+    return _Lowered(name, copy, declines=declines)
 
 
 def _outcome(
@@ -336,6 +348,10 @@ def _outcome(
     figures = lowered_figures(pipeline, loop, model, trip)
     extent = remainder_extent(loop) if figures.copies > 1 else ()
     ops = sum(1 for root in (loop, *extent) for _ in walk_ops(root))
-    declined = strategy.rotates and figures.copies > 1
-    note = "declined by lower-pipeline-to-slots: replicated" if declined else ""
+    note = ""
+    if (decline := strategy.declines.get(pipeline)) is not None:
+        note = (
+            f"declined by lower-pipeline-to-slots, gate {decline.gate.value}: "
+            f"{decline.detail}; replicated"
+        )
     return StrategyOutcome(strategy.name, figures, ops, note)

@@ -19,7 +19,10 @@ from pypto_dialect.tools.report import main
 ROOT = Path(__file__).parents[2]
 ADD_ONE = ROOT / "examples" / "add_one.mlir"
 NAMES = [name for name, _ in STRATEGIES]
-DECLINED = "declined by lower-pipeline-to-slots: replicated"
+DECLINED = (
+    "declined by lower-pipeline-to-slots, gate stages: stages 32 is outside "
+    "[2, 16], the slot counts of a region; replicated"
+)
 
 
 def dynamic_add_one(tmp_path: Path, stages: int = 4) -> str:

@@ -6,6 +6,7 @@
 // RUN: pypto-report %examples/add_one.mlir --strategies | filecheck %s --check-prefix=STATIC
 // RUN: pypto-report %s --strategies --trip 10 | filecheck %s --check-prefix=TRIP
 // RUN: pypto-report %s --strategies | filecheck %s --check-prefix=DYNAMIC
+// RUN: pypto-report %examples/row_softmax.mlir --strategies | filecheck %s --check-prefix=DECLINED
 
 // Static: 2 iterations of 4 copies, no remainder; slots keep one body, the
 // load in 4 slots (4 x 512 bytes) and one buffer of %y.
@@ -33,6 +34,13 @@
 // DYNAMIC:        whole loop (cycles)                  -     -      -
 // DYNAMIC-NEXT:   peak vec bytes (of 196608)        4096  4096   2560
 // DYNAMIC-NEXT:   note: whole loop: dynamic trip count: give it with --trip N (the pass: trip=N)
+
+// A loop lower-pipeline-to-slots declines is replicated, with the cascade.
+// DECLINED:      strategies: @row_softmax: pypto.pipeline at {{.*}}row_softmax.mlir:7:3, stages 2
+// DECLINED-NEXT:   cycles per original iteration  cascade    loop   slots
+// DECLINED-NEXT:   ops emitted                         17      17      17
+// DECLINED-NEXT:   modelled time                    160.5   160.5   160.5
+// DECLINED:        slots: declined by lower-pipeline-to-slots, gate step: the step is not the constant 1; replicated
 
 func.func @add_one(%x: !pypto.tensor<1024xf32>, %out: !pypto.tensor<1024xf32>, %n: index) {
   %c0 = arith.constant 0 : index
