@@ -59,6 +59,23 @@ STRATEGY_TAIL = "canonicalize-io-order"
 FLATTENED = "no loop after the passes (its iterations were flattened)"
 
 
+def _title(function: str, location: str, induction_var: str | None, stages: int) -> str:
+    """How the report names a pipeline: `loop_name`, then its stages."""
+    return f"{loop_name(function, location, induction_var)}, stages {stages}"
+
+
+def _identity(
+    function: str, location: str, induction_var: str | None, stages: int
+) -> dict[str, Any]:
+    """The JSON keys that say which pipeline a report is about."""
+    return {
+        "function": function,
+        "location": location,
+        "induction_var": induction_var,
+        "stages": stages,
+    }
+
+
 @dataclass(frozen=True)
 class LoopReport:
     """One pipeline loop, before and (if a pipeline ran) after the passes."""
@@ -78,8 +95,7 @@ class LoopReport:
 
     @property
     def name(self) -> str:
-        place = loop_name(self.function, self.location, self.induction_var)
-        return f"{place}, stages {self.stages}"
+        return _title(self.function, self.location, self.induction_var, self.stages)
 
     @property
     def speedup(self) -> float | None:
@@ -100,10 +116,7 @@ class LoopReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "function": self.function,
-            "location": self.location,
-            "induction_var": self.induction_var,
-            "stages": self.stages,
+            **_identity(self.function, self.location, self.induction_var, self.stages),
             "before": self.before.to_json(),
             "after": None if self.after is None else self.after.to_json(),
             "speedup": self.speedup,
@@ -254,15 +267,11 @@ class StrategyComparison:
 
     @property
     def name(self) -> str:
-        place = loop_name(self.function, self.location, self.induction_var)
-        return f"{place}, stages {self.stages}"
+        return _title(self.function, self.location, self.induction_var, self.stages)
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "function": self.function,
-            "location": self.location,
-            "induction_var": self.induction_var,
-            "stages": self.stages,
+            **_identity(self.function, self.location, self.induction_var, self.stages),
             "strategies": [outcome.to_json() for outcome in self.outcomes],
         }
 
