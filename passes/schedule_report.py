@@ -15,7 +15,7 @@ The text tables are
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xdsl.context import Context
@@ -296,13 +296,15 @@ def compare_strategies(
     strategies: Sequence[tuple[str, str]] = STRATEGIES,
     *,
     trip: int | None = None,
+    costs: str = "",
 ) -> list[StrategyComparison]:
     """
     Each pipeline of `module` under each strategy (name, passes), followed by
     `STRATEGY_TAIL`, each run once on a copy of the module; `trip` is the
-    trip count of pipelines whose bounds are not constants.
+    trip count of pipelines whose bounds are not constants, `costs` the path
+    of `model`'s table (empty: the bundled one), which bounds the slots.
     """
-    lowered = [_lower(ctx, module, name, spec) for name, spec in strategies]
+    lowered = [_lower(ctx, module, name, spec, costs) for name, spec in strategies]
     comparisons: list[StrategyComparison] = []
     for index, pipeline in enumerate(pipelines(module)):
         function, location = describe(pipeline, index)
@@ -323,19 +325,26 @@ def compare_strategies(
     return comparisons
 
 
-def _lower(ctx: Context, module: ModuleOp, name: str, spec: str) -> _Lowered:
+def _lower(
+    ctx: Context, module: ModuleOp, name: str, spec: str, costs: str
+) -> _Lowered:
     """
-    The module after the strategy; where it runs `lower-pipeline-to-slots`
-    first, the gates that decline pipelines of the input.
+    The module after the strategy, its `lower-pipeline-to-slots` bounded by
+    the cost table `costs`; where that pass runs first, the gates that
+    decline pipelines of the input.
     """
-    passes = pass_pipeline(f"{spec},{STRATEGY_TAIL}")
-    first = passes.passes[0]
+    passes = pass_pipeline(f"{spec},{STRATEGY_TAIL}").passes
+    passes = tuple(
+        replace(p, costs=costs) if isinstance(p, LowerPipelineToSlotsPass) else p
+        for p in passes
+    )
+    first = passes[0]
     try:
         declines: Mapping[PipelineOp, Decline] = {}
         if isinstance(first, LowerPipelineToSlotsPass):
             capacities = cost_model(first.name, first.costs).capacities
             declines = slot_declines(module, capacities)
-        copy = lowered_copy(ctx, module, passes)
+        copy = lowered_copy(ctx, module, PassPipeline(passes))
     except DiagnosticException as error:
         return _Lowered(name, None, str(error).splitlines()[0])
     return _Lowered(name, copy, declines=declines)

@@ -244,7 +244,9 @@ def _report(options: argparse.Namespace) -> int:
     strategies: list[StrategyComparison] = []
     if options.strategies:
         # A strategy that fails says so in its column.
-        strategies = compare_strategies(ctx, module, model, trip=options.trip)
+        strategies = compare_strategies(
+            ctx, module, model, trip=options.trip, costs=options.costs or ""
+        )
         print(render_strategies(strategies, model), end="")
     if options.json is not None:
         data = report_json(reports, model, options.passes, advice, strategies)

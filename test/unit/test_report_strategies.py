@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from passes.analysis.engines import default_costs_text
 from passes.report_defaults import STRATEGIES
 from passes.stages_advisor import DYNAMIC_TRIP
 from pypto_dialect.tools.report import main
@@ -158,6 +159,21 @@ def test_declined_slots_are_replicated(
     assert outcomes["slots"]["ops"] == outcomes["cascade"]["ops"]
     assert outcomes["slots"]["figures"] == outcomes["cascade"]["figures"]
     assert f"  slots: {DECLINED}" in out
+
+
+def test_slots_bounded_by_the_reports_cost_table(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+):
+    # A UB of 2000 bytes: the 4 slots of 512 bytes do not fit.
+    table = json.loads(default_costs_text())
+    table["capacities"]["vec"]["value"] = 2000
+    costs = tmp_path / "small-ub.json"
+    costs.write_text(json.dumps(table))
+    _, outcomes = strategies(capsys, tmp_path, str(ADD_ONE), "--costs", str(costs))
+    assert outcomes["slots"]["note"].startswith(
+        "declined by lower-pipeline-to-slots, gate capacity: "
+    )
+    assert outcomes["slots"]["figures"] == outcomes["cascade"]["figures"]
 
 
 def test_no_pipeline(capsys: pytest.CaptureFixture[str], tmp_path: Path):
