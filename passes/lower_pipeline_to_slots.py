@@ -35,7 +35,7 @@ from passes.slots_policy import (
 from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.tile import LoadOp
-from pypto_dialect.types import AllocType, MemorySpaceAttr, TileType
+from pypto_dialect.types import AllocType, MemorySpace, MemorySpaceAttr, TileType
 from pypto_dialect.walks import ancestors, outer_ops_first
 
 _NOT_IN_NAMES = re.compile(r"[^A-Za-z0-9_]", re.ASCII)
@@ -96,14 +96,17 @@ class _FunctionLowering:
         self.declared: list[AllocOp] = []
         """The allocations declared for the rotations, in order."""
 
-    def run(self) -> None:
-        # Materialized first: the rewrites replace loops while it goes on.
-        pipelines = [
-            op for op in outer_ops_first(self.function) if isinstance(op, PipelineOp)
-        ]
+    def decide(self) -> list[tuple[PipelineOp, Decline | list[LoadOp]]]:
+        """
+        Per pipeline with stages > 1, outer loops first: the gate that
+        declines it, or the loads it rotates (pinned in the budget). Changes
+        no IR: a rotation binds only its own loop's loads, so deciding every
+        loop first decides as rotating each in turn would.
+        """
+        decisions: list[tuple[PipelineOp, Decline | list[LoadOp]]] = []
         declined: set[PipelineOp] = set()
-        for loop in pipelines:
-            if loop.num_stages == 1:
+        for loop in outer_ops_first(self.function):
+            if not isinstance(loop, PipelineOp) or loop.num_stages == 1:
                 continue  # nothing to rotate: left for canonicalize-io-order
             around = next(
                 (outer for outer in ancestors(loop) if outer in declined), None
@@ -114,6 +117,12 @@ class _FunctionLowering:
                 decision = self.budget.admit(loop, decision) or decision
             if isinstance(decision, Decline):
                 declined.add(loop)
+            decisions.append((loop, decision))
+        return decisions
+
+    def run(self) -> None:
+        for loop, decision in self.decide():
+            if isinstance(decision, Decline):
                 self._report(loop, decision, ())
                 continue
             self._report(loop, None, decision)
@@ -189,6 +198,24 @@ class _FunctionLowering:
         declaration.result.name_hint = name
         self.declared.append(declaration)
         return declaration
+
+
+def slot_declines(
+    module: ModuleOp, capacities: Mapping[MemorySpace, int]
+) -> dict[PipelineOp, Decline]:
+    """
+    The pipelines of `module` the pass would decline, with the gate that
+    declines each (the capacities of its cost table); changes nothing.
+    """
+    return {
+        loop: decision
+        for function in outer_ops_first(module)
+        if isinstance(function, func.FuncOp)
+        for loop, decision in _FunctionLowering(
+            function, SlotBudget.of_function(function, capacities), explain=False
+        ).decide()
+        if isinstance(decision, Decline)
+    }
 
 
 @dataclass(frozen=True)

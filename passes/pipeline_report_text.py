@@ -1,8 +1,8 @@
 """
 The text rendering of the schedule report (`passes.pipeline_report`): a
 table per pipeline loop, before and after a pass pipeline, the stages
-advisor's table of candidates with its answer, and the sensitivity table
-(`passes.pipeline_sensitivity`). `pipeline-report` and
+advisor's table of candidates with its answer, the strategies side by side,
+and the sensitivity table (`passes.pipeline_sensitivity`). `pipeline-report` and
 `pypto-report` print these; the JSON form stays with the model
 (`report_json`).
 """
@@ -17,7 +17,7 @@ from pypto_dialect.types import MemorySpace
 
 if TYPE_CHECKING:
     from passes.pipeline_sensitivity import Sensitivity
-    from passes.schedule_report import LoopReport
+    from passes.schedule_report import LoopReport, StrategyComparison
     from passes.stages_advisor import Advice, Figures
 
 
@@ -190,6 +190,36 @@ def render_advice(advice: Sequence[Advice]) -> str:
             f"  stages {c.stages}: {c.note}" for c in entry.candidates if c.note
         )
         lines.append(f"  suggestion: {entry.answer()}")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def render_strategies(
+    comparisons: Sequence[StrategyComparison], model: CostModel
+) -> str:
+    """Per pipeline, a column per strategy: ops, times and peak bytes, or why not."""
+    if not comparisons:
+        return ""
+    lines: list[str] = []
+    for comparison in comparisons:
+        lines.append(f"strategies: {comparison.name}")
+        outcomes = comparison.outcomes
+        states: States = [outcome.figures for outcome in outcomes]
+        rows = [
+            ["cycles per original iteration", *(o.strategy for o in outcomes)],
+            [
+                "ops emitted",
+                *("-" if o.ops is None else f"{o.ops:,}" for o in outcomes),
+            ],
+            _row("modelled time", states, lambda f: _cycles(f.time)),
+            _row("bound", states, lambda f: _cycles(f.bound)),
+            _row(_whole_label(states), states, _whole_time),
+            *_memory_rows(states, model.capacities),
+        ]
+        lines += table_lines(rows)
+        lines.extend(f"  {o.strategy}: {o.note}" for o in outcomes if o.note)
+        notes = {f.whole.note for f in states if f is not None and f.whole.note}
+        lines.extend(f"  note: whole loop: {note}" for note in sorted(notes))
         lines.append("")
     return "\n".join(lines) + "\n"
 

@@ -31,10 +31,12 @@ def max_stages_problem(max_stages: int) -> str | None:
 STRATEGIES: tuple[tuple[str, str], ...] = (
     ("cascade", "lower-pipeline-loops{remainder=cascade}"),
     ("loop", "lower-pipeline-loops{remainder=loop}"),
+    ("slots", "lower-pipeline-to-slots,lower-pipeline-loops"),
 )
 """
 The strategies that lower a pipeline, by name: the passes that do it.
 `pypto-report --strategies` runs each followed by `canonicalize-io-order`,
-`python -m bench.remainder` times each; a new strategy (the slots of
-`lower-pipeline-to-slots`, run before `lower-pipeline-loops`) is one more entry.
+`python -m bench.remainder` times each. `slots` keeps one body where
+`lower-pipeline-to-slots` admits the loop; a loop it declines is replicated
+(with the default remainder, the cascade). A new strategy is one more entry.
 """

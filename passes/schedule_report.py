@@ -5,21 +5,24 @@ The schedule report of pipeline loops, which the `pipeline-report` pass
 For each `pypto.pipeline` of a module, the modelled schedule of its body
 (`passes.analysis.timeline`) before and after a pass pipeline, per original
 iteration (the pipeline found again after the passes by location, see
-`passes.stages_advisor`); and the stages advisor's candidates
-(`passes.stages_advisor`). The text tables are
+`passes.stages_advisor`); the stages advisor's candidates
+(`passes.stages_advisor`); and the strategies of
+`passes.report_defaults.STRATEGIES` side by side (`compare_strategies`).
+The text tables are
 `passes.pipeline_report_text`; the JSON form (`report_json`) is here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import LocationAttr, ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.universe import Universe
+from xdsl.utils.exceptions import DiagnosticException
 
 from passes.analysis.engines import (
     CostModel,
@@ -29,6 +32,10 @@ from passes.analysis.timeline import (
     MIN_ITERATIONS,
     LoopModel,
 )
+from passes.diagnostics import cost_model
+from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass, slot_declines
+from passes.report_defaults import STRATEGIES
+from passes.slots_policy import Decline
 from passes.stages_advisor import (
     Advice,
     Figures,
@@ -39,11 +46,34 @@ from passes.stages_advisor import (
     loop_name,
     lowered_figures,
     pipelines,
+    remainder_extent,
 )
 from pypto_dialect.checked import verify_module
+from pypto_dialect.pipeline import PipelineOp
+from pypto_dialect.walks import walk_ops
 
 SHOWN_ITERATIONS = 3
 """Iterations of the loop after the passes that a trace or plot shows."""
+STRATEGY_TAIL = "canonicalize-io-order"
+"""The pass that follows each strategy in `compare_strategies`."""
+FLATTENED = "no loop after the passes (its iterations were flattened)"
+
+
+def _title(function: str, location: str, induction_var: str | None, stages: int) -> str:
+    """How the report names a pipeline: `loop_name`, then its stages."""
+    return f"{loop_name(function, location, induction_var)}, stages {stages}"
+
+
+def _identity(
+    function: str, location: str, induction_var: str | None, stages: int
+) -> dict[str, Any]:
+    """The JSON keys that say which pipeline a report is about."""
+    return {
+        "function": function,
+        "location": location,
+        "induction_var": induction_var,
+        "stages": stages,
+    }
 
 
 @dataclass(frozen=True)
@@ -65,8 +95,7 @@ class LoopReport:
 
     @property
     def name(self) -> str:
-        place = loop_name(self.function, self.location, self.induction_var)
-        return f"{place}, stages {self.stages}"
+        return _title(self.function, self.location, self.induction_var, self.stages)
 
     @property
     def speedup(self) -> float | None:
@@ -87,10 +116,7 @@ class LoopReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "function": self.function,
-            "location": self.location,
-            "induction_var": self.induction_var,
-            "stages": self.stages,
+            **_identity(self.function, self.location, self.induction_var, self.stages),
             "before": self.before.to_json(),
             "after": None if self.after is None else self.after.to_json(),
             "speedup": self.speedup,
@@ -126,9 +152,7 @@ def compare(
             trips,
             min_iterations=max(MIN_ITERATIONS, 2 * shown + 1),
         )
-        note = ""
-        if after is not None and lowered is None:
-            note = "no loop after the passes (its iterations were flattened)"
+        note = FLATTENED if after is not None and lowered is None else ""
         reports.append(
             LoopReport(
                 index,
@@ -187,6 +211,7 @@ def report_json(
     model: CostModel,
     passes: str | None,
     advice: Sequence[Advice] = (),
+    strategies: Sequence[StrategyComparison] = (),
 ) -> dict[str, Any]:
     """The report as JSON-ready data."""
     return {
@@ -195,9 +220,156 @@ def report_json(
         "passes": passes,
         "loops": [report.to_json() for report in reports],
         "advisor": [entry.to_json() for entry in advice],
+        "strategies": [comparison.to_json() for comparison in strategies],
     }
 
 
 def pass_pipeline(spec: str) -> PassPipeline:
     """The pass pipeline `spec` names, from every installed xDSL universe."""
     return PassPipeline.parse_spec(Universe.get_multiverse().all_passes, spec)
+
+
+# --------------------------------------------------------------------------- #
+# The strategies side by side
+# --------------------------------------------------------------------------- #
+
+
+@dataclass(frozen=True)
+class StrategyOutcome:
+    """What one strategy made of one pipeline."""
+
+    strategy: str
+    figures: Figures | None
+    """None: the strategy failed, or left no loop (see `note`)."""
+    ops: int | None = None
+    """The ops of the loop after the strategy, and of what runs its remainder."""
+    note: str = ""
+    """Why there are no figures, or that the strategy declined the loop."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy,
+            "ops": self.ops,
+            "note": self.note,
+            "figures": None if self.figures is None else self.figures.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class StrategyComparison:
+    """One pipeline under each strategy, in the order of the strategies."""
+
+    function: str
+    location: str
+    stages: int
+    induction_var: str | None
+    outcomes: tuple[StrategyOutcome, ...]
+
+    @property
+    def name(self) -> str:
+        return _title(self.function, self.location, self.induction_var, self.stages)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **_identity(self.function, self.location, self.induction_var, self.stages),
+            "strategies": [outcome.to_json() for outcome in self.outcomes],
+        }
+
+
+@dataclass(frozen=True)
+class _Lowered:
+    """A module after one strategy (`copy`), or the first line of its error."""
+
+    name: str
+    copy: tuple[ModuleOp, Sequence[LocationAttr]] | None
+    error: str = ""
+    declines: Mapping[PipelineOp, Decline] = field(
+        default_factory=dict[PipelineOp, Decline]
+    )
+    """The input's pipelines the strategy's `lower-pipeline-to-slots` declines."""
+
+
+def compare_strategies(
+    ctx: Context,
+    module: ModuleOp,
+    model: CostModel,
+    strategies: Sequence[tuple[str, str]] = STRATEGIES,
+    *,
+    trip: int | None = None,
+    costs: str = "",
+) -> list[StrategyComparison]:
+    """
+    Each pipeline of `module` under each strategy (name, passes), followed by
+    `STRATEGY_TAIL`, each run once on a copy of the module; `trip` is the
+    trip count of pipelines whose bounds are not constants, `costs` the path
+    of `model`'s table (empty: the bundled one), which bounds the slots.
+    """
+    lowered = [_lower(ctx, module, name, spec, costs) for name, spec in strategies]
+    comparisons: list[StrategyComparison] = []
+    for index, pipeline in enumerate(pipelines(module)):
+        function, location = describe(pipeline, index)
+        trips = static_trip_count(pipeline)
+        trips = trip if trips is None else trips
+        comparisons.append(
+            StrategyComparison(
+                function,
+                location,
+                pipeline.num_stages,
+                pipeline.induction_var.name_hint,
+                tuple(
+                    _outcome(strategy, pipeline, index, model, trips)
+                    for strategy in lowered
+                ),
+            )
+        )
+    return comparisons
+
+
+def _lower(
+    ctx: Context, module: ModuleOp, name: str, spec: str, costs: str
+) -> _Lowered:
+    """
+    The module after the strategy, its `lower-pipeline-to-slots` bounded by
+    the cost table `costs`; where that pass runs first, the gates that
+    decline pipelines of the input.
+    """
+    passes = pass_pipeline(f"{spec},{STRATEGY_TAIL}").passes
+    passes = tuple(
+        replace(p, costs=costs) if isinstance(p, LowerPipelineToSlotsPass) else p
+        for p in passes
+    )
+    first = passes[0]
+    try:
+        declines: Mapping[PipelineOp, Decline] = {}
+        if isinstance(first, LowerPipelineToSlotsPass):
+            capacities = cost_model(first.name, first.costs).capacities
+            declines = slot_declines(module, capacities)
+        copy = lowered_copy(ctx, module, PassPipeline(passes))
+    except DiagnosticException as error:
+        return _Lowered(name, None, str(error).splitlines()[0])
+    return _Lowered(name, copy, declines=declines)
+
+
+def _outcome(
+    strategy: _Lowered,
+    pipeline: PipelineOp,
+    index: int,
+    model: CostModel,
+    trip: int | None,
+) -> StrategyOutcome:
+    if strategy.copy is None:
+        return StrategyOutcome(strategy.name, None, note=f"failed: {strategy.error}")
+    copy, keys = strategy.copy
+    loop = find_loop(copy, keys[index])
+    if loop is None:
+        return StrategyOutcome(strategy.name, None, note=FLATTENED)
+    figures = lowered_figures(pipeline, loop, model, trip)
+    extent = remainder_extent(loop) if figures.copies > 1 else ()
+    ops = sum(1 for root in (loop, *extent) for _ in walk_ops(root))
+    note = ""
+    if (decline := strategy.declines.get(pipeline)) is not None:
+        note = (
+            f"declined by lower-pipeline-to-slots, gate {decline.gate.value}: "
+            f"{decline.detail}; replicated"
+        )
+    return StrategyOutcome(strategy.name, figures, ops, note)

@@ -245,6 +245,24 @@ def remainder_ops(lowered: Loop, count: int) -> Sequence[Operation]:
     (or taking a tagged op's result) with the group of the first), or the `count` branch of the
     `scf.if` cascade of a dynamic trip count.
     """
+    copies, cascade = _remainder(lowered)
+    return copies if cascade is None else _cascade_branch(cascade, count)
+
+
+def remainder_extent(lowered: Loop) -> Sequence[Operation]:
+    """
+    The ops after the main loop `lowered` that run its remaining iterations,
+    whatever their count: the remainder loop, the flattened copies, or the
+    whole `scf.if` cascade.
+    """
+    if (loop := remainder_loop(lowered)) is not None:
+        return (loop,)
+    copies, cascade = _remainder(lowered)
+    return copies if cascade is None else (cascade,)
+
+
+def _remainder(lowered: Loop) -> tuple[Sequence[Operation], scf.IfOp | None]:
+    """The flattened copies that follow `lowered`, or else the `scf.if` cascade."""
     group: int | None = None
     following: list[Operation] = []
     tagged = 0
@@ -258,8 +276,8 @@ def remainder_ops(lowered: Loop, count: int) -> Sequence[Operation]:
         following.append(op)
         op = op.next_op
     if group is not None or not isinstance(op, scf.IfOp):
-        return following[:tagged]
-    return _cascade_branch(op, count)
+        return following[:tagged], None
+    return (), op
 
 
 def remainder_loop(lowered: Loop) -> scf.ForOp | None:

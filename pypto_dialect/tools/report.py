@@ -4,7 +4,7 @@
 
     pypto-report kernel.mlir [--passes PIPELINE] [--costs FILE] [--json OUT]
                  [--trace OUT.json] [--plot OUT.svg] [--suggest-stages]
-                 [--trip N] [--sensitivity]
+                 [--trip N] [--sensitivity] [--strategies]
     pypto-report --print-costs
 
 Per `pypto.pipeline`: the engines' busy time, the resource bound, the
@@ -15,7 +15,8 @@ the engine model of `passes.analysis`). `--trace` writes Chrome trace-event
 JSON (one track per engine), `--plot` a swimlane picture (needs matplotlib:
 the `report` extra), `--suggest-stages` the stages advisor, `--sensitivity`
 the conclusions under other queue depths and sync latencies
-(`passes.pipeline_sensitivity`). Problems are
+(`passes.pipeline_sensitivity`), `--strategies` the strategies of
+`passes.report_defaults.STRATEGIES` side by side. Problems are
 `error:` lines on stderr and exit code 1, never a traceback; any other
 exception is an internal error (exit code 70).
 """
@@ -143,6 +144,12 @@ def _argument_parser() -> argparse.ArgumentParser:
         help="re-run the report with queue depth 2, 4, 8 and sync latency 0, "
         "the table's and twice it, and list the conclusions that flip",
     )
+    parser.add_argument(
+        "--strategies",
+        action="store_true",
+        help="per pipeline, each lowering strategy (cascade, loop, slots) "
+        "side by side: ops emitted, modelled time, whole loop, peak bytes",
+    )
     add_version_flag(parser, TOOL)
     add_traceback_flag(parser)
     return parser
@@ -167,9 +174,15 @@ def _report(options: argparse.Namespace) -> int:
         render_advice,
         render_report,
         render_sensitivity,
+        render_strategies,
     )
     from passes.pipeline_sensitivity import sensitivity
-    from passes.schedule_report import report_json, run_report
+    from passes.schedule_report import (
+        StrategyComparison,
+        compare_strategies,
+        report_json,
+        run_report,
+    )
     from passes.stages_advisor import StagesAdvisor
     from pypto_dialect.checked import verify_module
     from pypto_dialect.context import pypto_context
@@ -228,8 +241,15 @@ def _report(options: argparse.Namespace) -> int:
             trip=options.trip,
         )
         print(render_sensitivity(result), end="")
+    strategies: list[StrategyComparison] = []
+    if options.strategies:
+        # A strategy that fails says so in its column.
+        strategies = compare_strategies(
+            ctx, module, model, trip=options.trip, costs=options.costs or ""
+        )
+        print(render_strategies(strategies, model), end="")
     if options.json is not None:
-        data = report_json(reports, model, options.passes, advice)
+        data = report_json(reports, model, options.passes, advice, strategies)
         _write(options.json, json.dumps({"input": source_name, **data}, indent=2))
     if options.trace is not None:
         _write(options.trace, json.dumps(trace_events(reports), indent=1))

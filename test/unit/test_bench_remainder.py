@@ -11,7 +11,7 @@ from passes.report_defaults import STRATEGIES
 
 
 @pytest.mark.slow
-def test_loop_emits_fewer_ops_than_the_cascade_from_f_3():
+def test_loop_emits_fewer_ops_than_the_cascade_from_f_3_and_slots_one_body():
     rows = run([2, 3, 8], repeat=1)
     assert [row.stages for row in rows] == [2, 3, 8]
     assert {name for name, _ in STRATEGIES} <= set(rows[0].figures)
@@ -19,8 +19,13 @@ def test_loop_emits_fewer_ops_than_the_cascade_from_f_3():
         cascade, loop = row.figures["cascade"][0], row.figures["loop"][0]
         # F = 2: the cascade's one branch and the loop hold one copy each
         assert loop < cascade if row.stages > 2 else loop <= cascade
+    # Slots keep one body whatever F (within the gate's [2, 16]).
+    assert len({row.figures["slots"][0] for row in rows}) == 1
+    assert rows[0].figures["slots"][0] < rows[0].figures["loop"][0]
     lines = table(rows).splitlines()
-    assert lines[0] == "| F | cascade ops | cascade ms | loop ops | loop ms |"
+    assert lines[0] == (
+        "| F | cascade ops | cascade ms | loop ops | loop ms | slots ops | slots ms |"
+    )
     assert lines[2].startswith("| 2 | ")
 
 

@@ -17,7 +17,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from passes import get_all_passes
 from passes.analysis.engines import default_costs
-from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass
+from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass, slot_declines
 from passes.slots_policy import Gate, SlotBudget, check_loop, slot_candidates
 from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.context import pypto_context
@@ -126,6 +126,24 @@ def test_one_blocked_load_declines_the_loop():
     assert isinstance(decline.op, LoadOp) and decline.op.result.name_hint == "u"
     rotate(module)
     assert not any(isinstance(op, BindOp | AllocOp) for op in module.walk())
+
+
+def test_slot_declines_changes_nothing():
+    """The declines as the pass decides them, outer loops first, on the input as it is."""
+    outer = _kernel("", LOAD.format(n=64) + USE.format(n=64), stages=32)
+    module = parse(
+        outer + _kernel("", LOAD.format(n=64) + USE.format(n=64)).replace("@k", "@k2")
+    )
+    printed = print_ir(module)
+    declines = slot_declines(module, default_costs().capacities)
+    assert print_ir(module) == printed
+    loops = [op for op in module.walk() if isinstance(op, PipelineOp)]
+    assert [loop.num_stages for loop in loops] == [32, 2]
+    assert list(declines) == loops[:1]
+    assert declines[loops[0]].gate is Gate.STAGES
+    rotate(module)  # the pass agrees: it rotates the second loop alone
+    left = [op.num_stages for op in module.walk() if isinstance(op, PipelineOp)]
+    assert left == [32]
 
 
 def test_gates_of_the_loop():
