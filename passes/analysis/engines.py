@@ -468,14 +468,25 @@ def op_cost(
 
 
 def _total(costs: Iterable[OpCost]) -> OpCost:
-    """The cost of ops run one after the other."""
+    """
+    The cost of ops run one after the other, its units in a fixed order (so
+    that it does not depend on the order of the ops, which the passes change).
+    """
     duration = 0.0
     busy: dict[Unit, float] = {}
     for cost in costs:
         duration += cost.duration
         for unit, time in cost.busy.items():
             busy[unit] = busy.get(unit, 0.0) + time
-    return OpCost(duration, busy)
+    return OpCost(duration, {unit: busy[unit] for unit in sorted(busy, key=_unit_rank)})
+
+
+_CORE_RANK = {None: 0} | {core: rank for rank, core in enumerate(Core, 1)}
+_ENGINE_RANK = {engine: rank for rank, engine in enumerate(Engine)}
+
+
+def _unit_rank(unit: Unit) -> tuple[int, int]:
+    return _CORE_RANK[unit.core], _ENGINE_RANK[unit.engine]
 
 
 # --------------------------------------------------------------------------- #

@@ -125,6 +125,33 @@ func.func @nest(%x: !pypto.tensor<64xf32>, %b: i1) {
     assert op_cost(branch, model).busy == {mte2: load}
 
 
+def test_ops_with_regions_list_their_units_whatever_the_nested_order():
+    # The same two ops in either order: the units of the `scf.if` come in
+    # one order, so the flags around it (which compare units) and its event
+    # pairs (its first unit) do not change when a pass reorders its block.
+    template = """
+func.func @nest(%x: !pypto.tensor<64xf32>, %b: i1) {{
+  %c0 = arith.constant 0 : index
+  scf.if %b {{
+    {0}
+    {1}
+  }} else {{
+  }}
+  func.return
+}}
+"""
+    load = "%t = pypto.tile.load %x[%c0] : !pypto.tensor<64xf32> -> !pypto.tile<64xf32, vec>"
+    other = "%u = pypto.tile.load %x[%c0] : !pypto.tensor<64xf32> -> !pypto.tile<64xf32, mat>"
+    model = default_costs()
+    units: list[tuple[Unit, ...]] = []
+    for first, second in ((load, other), (other, load)):
+        module = parse_module(pypto_context(), template.format(first, second))
+        branch = next(op for op in walk_ops(module) if op.name == "scf.if")
+        units.append(op_cost(branch, model).units)
+    assert units[0] == units[1]
+    assert set(units[0]) == {Unit(Core.AIC, Engine.MTE2), Unit(Core.AIV, Engine.MTE2)}
+
+
 def test_default_table_is_complete_and_documented():
     model = default_costs()
     assert set(model.engines) == set(Engine)
