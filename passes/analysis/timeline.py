@@ -6,7 +6,7 @@ unit that issues its ops in program order, iteration after iteration. A
 scalar op (`arith`, loop control, `tile.read` / `tile.write`) and an op with
 regions run on the scalar unit at issue: they start when what they depend on
 has ended (a tile behind a set_flag / wait_flag pair) and hold the issue
-until they end. Every other op is issued into its engine's in-order queue:
+until they end (the scalar unit's busy time counts all of that time). Every other op is issued into its engine's in-order queue:
 the issue stalls while that queue already holds `queue_depth` waiting ops
 (with depth 0 an op is issued when it starts). A queued op starts when its
 engine is free, when the ops it depends on have ended (SSA values, memory
@@ -806,10 +806,19 @@ class _Plan:
         ]
         groups: dict[tuple[Core | None, ...], list[int]] = {}
         busy: dict[Unit, float] = {}
+        issue: dict[Unit, float] = {}
         for index, step in enumerate(steps):
             groups.setdefault(step.cores, []).append(index)
             for unit, time in step.cost.busy.items():
                 busy[unit] = busy.get(unit, 0.0) + time
+            if step.blocking:
+                for core in step.cores:
+                    unit = Unit(core, Engine.SCALAR)
+                    issue[unit] = issue.get(unit, 0.0) + step.cost.duration
+        # A blocking step (a scalar op, an op with regions) holds its core's
+        # issue, on the scalar unit, until it ends.
+        for unit, time in issue.items():
+            busy[unit] = max(busy.get(unit, 0.0), time)
         return _Plan(
             waits,
             {
