@@ -16,11 +16,17 @@ fits in is not kept. Once a kept candidate runs at the body's bound (the
 busiest unit, or the slowest cycle of the model's constraints: no order can
 be faster), the later ones are not tried.
 
+Then a local search (`improve`) starts from the fastest: it moves one op at
+a time up or down by 1, 2, 4, ... 32 places, as far as no dependence is
+crossed, and keeps a move that makes the body faster in the model (first
+improvement), sweeping the body until a sweep keeps nothing, the bound is
+reached or the budget is spent.
+
 The search is bounded: a block of more than `SEARCH_LIMIT` ops (with the
 ops nested in them: preparing its model copies them all) is not searched
 (it keeps `category`), and at most `SEARCH_BUDGET` body ops are
-simulated per block (the ops times the candidates, the input and `category`
-always), the later candidates skipped.
+simulated per block (the ops times the candidates and the local search's
+orders, the input and `category` always), the later ones skipped.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ SEARCH_LIMIT = 2_000
 """The largest block (in ops, nested ones included) whose orders are simulated."""
 SEARCH_BUDGET = 60_000
 """Body ops simulated at most per block, over all candidates (the first two always)."""
+MOVES = (1, 2, 4, 8, 16, 32)
+"""How far the local search moves an op, in places, up and down."""
 
 
 @dataclass(frozen=True)
@@ -154,15 +162,17 @@ class _Search:
     fits: frozenset[object] = frozenset()
     """The memory spaces the input overflows: no candidate may add one."""
 
-    def try_candidate(self, candidate: Candidate) -> bool:
+    def try_candidate(self, candidate: Candidate, record: bool = True) -> bool:
         """
         Simulate `candidate` (unless an earlier one has its order), keep it
         if it is the fastest so far; whether it was kept at the bound (no
-        later candidate can be faster).
+        later candidate can be faster). Without `record`, it is not listed
+        among the trials.
         """
         if candidate.order in self.seen:
-            note = f"same order as {self.seen[candidate.order]}"
-            self.trials.append(Trial(candidate, None, note))
+            if record:
+                note = f"same order as {self.seen[candidate.order]}"
+                self.trials.append(Trial(candidate, None, note))
             return False
         self.seen[candidate.order] = candidate.name
         timeline = self.body.simulate(candidate.order)
@@ -175,10 +185,13 @@ class _Search:
             if first:
                 self.fits = over
             elif not over <= self.fits:
-                names = ", ".join(sorted(str(space) for space in over - self.fits))
-                self.trials.append(Trial(candidate, time, f"over capacity: {names}"))
+                if record:
+                    names = ", ".join(sorted(str(s) for s in over - self.fits))
+                    note = f"over capacity: {names}"
+                    self.trials.append(Trial(candidate, time, note))
                 return False
-        self.trials.append(Trial(candidate, time))
+        if record:
+            self.trials.append(Trial(candidate, time))
         if not faster:
             return False
         self.chosen, self.best = candidate, time
@@ -223,7 +236,87 @@ def choose_order(body: Body, explain: bool = False) -> Choice:
         if search.try_candidate(candidate):
             stop = f"the later ones not tried: {candidate.name} runs at the bound"
             return Choice(candidate, tuple(search.trials), stop=stop)
-    return Choice(_kept(search), tuple(search.trials))
+    start, tried = _kept(search), len(search.seen)
+    moves = improve(search, body.graph(), allowed)
+    tried = len(search.seen) - tried
+    chosen = _kept(search)
+    if moves:
+        search.trials.append(Trial(chosen, search.best, f"{tried} orders tried"))
+    else:
+        local = Candidate(f"local search from {start.name}", (), ())
+        note = f"{tried} orders tried, none faster"
+        search.trials.append(Trial(local, None, note))
+    spent = len(search.seen) >= allowed and search.best > model.bound * (1 + 1e-9)
+    stop = (
+        f"the local search stopped: the search budget of {SEARCH_BUDGET} "
+        "simulated ops is spent"
+        if spent
+        else ""
+    )
+    return Choice(chosen, tuple(search.trials), stop=stop)
+
+
+def improve(search: _Search, graph: DependenceGraph, allowed: int) -> int:
+    """
+    Improve the kept order of `search` by moving one op at a time (`MOVES`,
+    as far as no dependence is crossed) while a move makes it faster, until
+    `allowed` orders are simulated or the bound is reached; the moves kept.
+    """
+    before = [set(graph.predecessor_indices(i)) for i in range(len(graph.ops))]
+    after = [set(successors) for successors in graph.all_successor_indices()]
+    start = _kept(search)
+    order, kept, position = list(start.order), 0, 0
+    while position < len(order):
+        for moved in _moves(order, position, before, after):
+            if len(search.seen) >= allowed:
+                return kept
+            chosen = search.chosen
+            candidate = Candidate(
+                f"{start.name} and {kept + 1} moves", tuple(moved), _ranks(moved)
+            )
+            at_bound = search.try_candidate(candidate, record=False)
+            if search.chosen is not chosen:
+                kept += 1
+                if at_bound:
+                    return kept
+                # Faster: sweep again from the top with the new order.
+                order, position = moved, -1
+                break
+        position += 1
+    return kept
+
+
+def _moves(
+    order: list[int],
+    position: int,
+    before: Sequence[set[int]],
+    after: Sequence[set[int]],
+) -> Iterator[list[int]]:
+    """`order` with its op at `position` moved by each of `MOVES`, up then down, legally."""
+    op = order[position]
+    for direction, crossed in ((-1, before[op]), (1, after[op])):
+        for distance in MOVES:
+            target = position + direction * distance
+            if not 0 <= target < len(order):
+                break
+            passed = (
+                order[target:position]
+                if direction < 0
+                else order[position + 1 : target + 1]
+            )
+            if crossed.intersection(passed):
+                break  # a dependence: no further either
+            moved = order[:position] + order[position + 1 :]
+            moved.insert(target, op)
+            yield moved
+
+
+def _ranks(order: Sequence[int]) -> list[int]:
+    """Per op, its place in `order` (its key: `order` is their sorted order)."""
+    ranks = [0] * len(order)
+    for rank, index in enumerate(order):
+        ranks[index] = rank
+    return ranks
 
 
 def _kept(search: _Search) -> Candidate:

@@ -342,3 +342,46 @@ def test_modulo_schedule_needs_the_ops_in_program_order():
     ops = [ModuloOp({}, 1.0), ModuloOp({}, 1.0)]
     with pytest.raises(ValueError, match="an edge within an iteration goes backward"):
         modulo_schedule(ops, [CycleEdge(1, 0, 1.0, 0)], 0.0)
+
+
+def test_the_local_search_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch):
+    # 19 ops and no bound reached: 9 orders, of which the candidates are 6
+    # (input, category, engine D=0 to D=2, modulo; D=3 repeats category), so
+    # 3 of the local search, none faster.
+    monkeypatch.setattr(order_modelled, "SEARCH_BUDGET", 19 * 9)
+    monkeypatch.setattr(BodyModel, "bound", 0.0)
+    _, lines = explained(add_one(4))
+    assert "    local search from input: (3 orders tried, none faster)" in lines
+    assert (
+        "    (the local search stopped: the search budget of 171 simulated ops "
+        "is spent)" in lines
+    )
+
+
+@st.composite
+def ordered_dags(draw: st.DrawFn) -> tuple[list[int], list[set[int]], list[set[int]]]:
+    """A DAG on n nodes (edges from lower to higher), and a topological order of it."""
+    size = draw(st.integers(1, 40))
+    edges = draw(st.sets(st.tuples(st.integers(0, size - 1), st.integers(0, size - 1))))
+    before: list[set[int]] = [set() for _ in range(size)]
+    after: list[set[int]] = [set() for _ in range(size)]
+    for source, target in edges:
+        if source < target:
+            before[target].add(source)
+            after[source].add(target)
+    return list(range(size)), before, after
+
+
+@given(ordered_dags(), st.data())
+def test_local_moves_keep_every_dependence(
+    dag: tuple[list[int], list[set[int]], list[set[int]]], data: st.DataObject
+):
+    order, before, after = dag
+    position = data.draw(st.integers(0, len(order) - 1))
+    moves = list(order_modelled._moves(order, position, before, after))  # pyright: ignore[reportPrivateUsage]
+    for moved in moves:
+        assert sorted(moved) == order
+        place = {node: n for n, node in enumerate(moved)}
+        assert all(place[s] < place[t] for t in order for s in before[t])
+    # Every move that crosses no dependence is among them (one op moved).
+    assert len({tuple(m) for m in moves}) == len(moves)

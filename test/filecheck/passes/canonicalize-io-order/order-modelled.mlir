@@ -5,6 +5,14 @@
 
 // RUN: xdsl-opt -p 'lower-pipeline-loops,canonicalize-io-order{order=modelled explain=true}' %s 2>&1 >/dev/null | filecheck %s
 // RUN: xdsl-opt -p 'lower-pipeline-loops,canonicalize-io-order{order=modelled}' %s | filecheck %s --check-prefix=IR
+// RUN: xdsl-opt -p 'lower-pipeline-loops,canonicalize-io-order{order=modelled explain=true}' %examples/row_softmax.mlir 2>&1 >/dev/null | filecheck %s --check-prefix=LOCAL
+
+// On row_softmax (stages 2) the modulo schedule's order is the fastest
+// candidate, and no single move makes it faster: the local search says so.
+
+// LOCAL:      order=modelled: [[KEPT:modulo II=[0-9.e+]+]] kept, [[BEST:[0-9.e+]+]] cycles per loop iteration
+// LOCAL:        [[KEPT]]: [[BEST]]
+// LOCAL-NEXT:   local search from [[KEPT]]: ({{[0-9]+}} orders tried, none faster)
 
 // Eight loads first overfill the load queue: the input order is kept. It
 // runs at the body's bound (the busiest unit), so no later candidate can be
@@ -39,8 +47,10 @@ func.func @loads_first(%x: !pypto.tensor<1024xf32>, %out: !pypto.tensor<1024xf32
 }
 
 // The kept candidate's time is the smallest; its line repeats it. An order
-// equal to an earlier candidate's is not simulated again. The scf.if block
-// inside the body is no loop body: no search there.
+// equal to an earlier candidate's is not simulated again. Then the local
+// search moves single ops of the fastest: here it keeps moves, and its line
+// (the kept one) names where it started and how many orders it tried. The
+// scf.if block inside the body is no loop body: no search there.
 
 // CHECK:      canonicalize-io-order: a block of pypto.pipeline in @read_kernel:
 // CHECK-NEXT:   order=modelled: [[KEPT:.+]] kept, [[BEST:[0-9.e+]+]] cycles per loop iteration
@@ -48,7 +58,7 @@ func.func @loads_first(%x: !pypto.tensor<1024xf32>, %out: !pypto.tensor<1024xf32
 // CHECK-NEXT:     category: {{[0-9.e+]+}}
 // CHECK-NEXT:     engine D=0: {{[0-9.e+]+}}
 // CHECK-NEXT:     engine D=1: (same order as engine D=0)
-// CHECK:          [[KEPT]]: [[BEST]]
+// CHECK:          [[KEPT]]: [[BEST]] ({{[0-9]+}} orders tried)
 // CHECK-NOT:  order=modelled
 
 // IR-LABEL: func.func @read_kernel
