@@ -219,7 +219,9 @@ def loop_figures(
     try:
         time = loop.total_time(trip // copies)
     except NotPeriodic:
-        note = f"over {MAX_SIMULATED_ITERATIONS} iterations, not periodic: not simulated"
+        note = (
+            f"over {MAX_SIMULATED_ITERATIONS} iterations, not periodic: not simulated"
+        )
         return Figures(timeline, copies, recurrence, Whole(trip, None, note))
     if isinstance(remainder, Loop):
         time += LoopModel.prepare(remainder, loop.model).total_time(trip % copies)

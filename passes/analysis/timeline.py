@@ -1042,9 +1042,7 @@ class _Run:
             signals[carried][(index, target)] = (flag_time, number)
         return flag_time
 
-    def until_periodic(
-        self, min_iterations: int, max_iterations: int
-    ) -> Period | None:
+    def until_periodic(self, min_iterations: int, max_iterations: int) -> Period | None:
         """
         Iterations until the schedule is periodic, then its period, or None
         after `max_iterations`.
