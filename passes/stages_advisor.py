@@ -42,10 +42,11 @@ from passes.analysis.engines import CostModel, Unit, static_trip_count
 from passes.analysis.graph import schedulable_ops
 from passes.analysis.recurrence import CycleRatio, recurrence_bound
 from passes.analysis.timeline import (
-    MAX_TOTAL_ITERATIONS,
+    MAX_SIMULATED_ITERATIONS,
     MIN_ITERATIONS,
     Loop,
     LoopModel,
+    NotPeriodic,
     Timeline,
 )
 from passes.io_order_policy import effective_membership
@@ -215,10 +216,13 @@ def loop_figures(
     recurrence = recurrence_bound(loop)
     if trip is None:
         return Figures(timeline, copies, recurrence, Whole(None, None, DYNAMIC_TRIP))
-    if trip // copies > MAX_TOTAL_ITERATIONS:
-        note = f"over {MAX_TOTAL_ITERATIONS} iterations: not simulated"
+    try:
+        time = loop.total_time(trip // copies)
+    except NotPeriodic:
+        note = (
+            f"over {MAX_SIMULATED_ITERATIONS} iterations, not periodic: not simulated"
+        )
         return Figures(timeline, copies, recurrence, Whole(trip, None, note))
-    time = loop.total_time(trip // copies)
     if isinstance(remainder, Loop):
         time += LoopModel.prepare(remainder, loop.model).total_time(trip % copies)
     elif remainder:

@@ -32,7 +32,9 @@ average over the second half, which still cannot beat the busiest engine).
 `LoopModel.prepare` does the per-loop work once (costs, dependences,
 buffers); `LoopModel.simulate(order)` then costs time linear in the ops
 simulated, for any legal order of the body's ops, and `total_time(n)` gives
-the time of n iterations from an empty pipeline (warm-up and drain).
+the time of n iterations from an empty pipeline (warm-up and drain): it
+simulates until the schedule is periodic and extrapolates the last period
+(whatever n), or, if it never becomes periodic, all n iterations.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
 
 from xdsl.dialects import arith, scf
@@ -78,8 +81,18 @@ MIN_ITERATIONS = 8
 """Iterations simulated at least (a few to draw)."""
 MAX_PERIOD = 8
 """The longest period (in iterations) the steady state is looked for with."""
-MAX_TOTAL_ITERATIONS = 1 << 20
-"""The most iterations `total_time` simulates (a user's trip count is checked against it)."""
+MAX_TOTAL_ITERATIONS = 2**64 - 1
+"""
+The largest iteration count `total_time` takes (a user's trip count is
+checked against it): that of an `index` loop from its smallest value to its
+largest. Its cost does not grow with the count once the schedule is periodic.
+"""
+MAX_SIMULATED_ITERATIONS = 1 << 20
+"""The most iterations `total_time` simulates for a schedule that never becomes periodic."""
+
+
+class NotPeriodic(ValueError):
+    """`total_time` asked for more iterations than it simulates of a schedule that is not periodic."""
 
 
 Use = tuple[int, bool]
@@ -414,7 +427,11 @@ class LoopModel:
         run = _Run(self, indices)
         period = run.until_periodic(min_iterations, max_iterations)
         starts, ends = tuple(run.starts), tuple(run.ends)
-        time, repeat = (_average_period(starts, ends), 1) if period is None else period
+        time, repeat = (
+            (_average_period(starts, ends), 1)
+            if period is None
+            else (period.time_per_iteration, period.iterations)
+        )
         return Timeline(
             self.loop,
             self.steps,
@@ -437,17 +454,28 @@ class LoopModel:
     ) -> float:
         """
         The time of `iterations` iterations from an empty pipeline to the end
-        of the last op (warm-up and drain included); at most
-        `MAX_TOTAL_ITERATIONS` (`ValueError` beyond).
+        of the last op (warm-up and drain included), at most
+        `MAX_TOTAL_ITERATIONS` (`ValueError` beyond): simulated until the
+        schedule is periodic (as `simulate` finds it), the rest extrapolated
+        (`_Run.last_end`); a schedule that is not periodic within
+        `MAX_ITERATIONS` is simulated to the end, at most
+        `MAX_SIMULATED_ITERATIONS` (`NotPeriodic` beyond).
         """
         if not 0 <= iterations <= MAX_TOTAL_ITERATIONS:
             raise ValueError(
                 f"cannot simulate more than {MAX_TOTAL_ITERATIONS} iterations"
             )
         run = _Run(self, self.step_order(order))
-        for _ in range(iterations):
-            run.iteration()
-        return max((max(ends, default=0.0) for ends in run.ends), default=0.0)
+        period = run.until_periodic(MIN_ITERATIONS, min(iterations, MAX_ITERATIONS))
+        if period is None:
+            if iterations > MAX_SIMULATED_ITERATIONS:
+                raise NotPeriodic(
+                    f"cannot simulate more than {MAX_SIMULATED_ITERATIONS} "
+                    f"iterations of a schedule not periodic within {MAX_ITERATIONS}"
+                )
+            for _ in range(len(run.ends), iterations):
+                run.iteration()
+        return run.last_end(iterations, period)
 
 
 def simulate(
@@ -1023,12 +1051,10 @@ class _Run:
             signals[carried][(index, target)] = (flag_time, number)
         return flag_time
 
-    def until_periodic(
-        self, min_iterations: int, max_iterations: int
-    ) -> tuple[float, int] | None:
+    def until_periodic(self, min_iterations: int, max_iterations: int) -> Period | None:
         """
-        Iterations until the schedule is periodic, then (time per iteration,
-        period), or None after `max_iterations`.
+        Iterations until the schedule is periodic, then its period, or None
+        after `max_iterations`.
         """
         for iteration in range(max_iterations):
             self.iteration()
@@ -1036,19 +1062,46 @@ class _Run:
                 return period
         return None
 
-    def _period(self) -> tuple[float, int] | None:
+    def last_end(self, iterations: int, period: Period | None) -> float:
         """
-        The time per iteration once the last `history` iterations (all the
-        next one depends on) repeat those `c` iterations earlier, each group
-        of steps of the same cores shifted by a constant: then every later
-        one does too (max-plus maps commute with shifts). Groups that do not
-        wait for each other may run at different rates: the slowest sets
-        the time.
+        The end of the last op of the first `iterations` iterations, all
+        simulated or, with the `period` the simulated ones end with, the
+        rest extrapolated: iteration m + k c is iteration m of the last
+        period with each group shifted k times by its shift over c
+        iterations, so the latest end is a simulated one or one of the last
+        period's shifted as often as fits below `iterations` (a + k s is
+        largest at an end of the range of k). Exact: the shifts and sums are
+        of `Fraction`s (the simulated floats exactly), rounded to a float
+        once, so a count of 2^62 gives the nearest float to the periodic
+        extrapolation (adding a cycle to 2^62 in floats would be lost).
+        """
+        ends = self.ends
+        latest = max((max(times, default=0.0) for times in ends), default=0.0)
+        if period is None or len(ends) == iterations:
+            return latest
+        exact = Fraction(latest)
+        last, c = len(ends) - 1, period.iterations
+        for group in self.groups:
+            shift = Fraction(self.starts[last][group[0]]) - Fraction(
+                self.starts[last - c][group[0]]
+            )
+            for m in range(last - c + 1, last + 1):
+                end = Fraction(max(ends[m][i] for i in group))
+                exact = max(exact, end + (iterations - 1 - m) // c * shift)
+        return float(exact)
+
+    def _period(self) -> Period | None:
+        """
+        The period once the last `history` iterations (all the next one
+        depends on) repeat those `c` iterations earlier, each group of steps
+        of the same cores shifted by a constant: then every later one does
+        too (max-plus maps commute with shifts). Groups that do not wait for
+        each other may run at different rates: the slowest sets the time.
         """
         starts, issued = self.starts, self.issued
         last = len(starts) - 1
         if not starts[last]:
-            return 0.0, 1
+            return Period(1, 0.0)
         for c in range(1, MAX_PERIOD + 1):
             if last - c - self.history + 1 < 0:
                 return None
@@ -1061,8 +1114,17 @@ class _Run:
                 for now, then in ((times[last - k], times[last - k - c]),)
                 for i in group
             ):
-                return max(shifts) / c, c
+                return Period(c, max(shifts) / c)
         return None
+
+
+@dataclass(frozen=True)
+class Period:
+    """A periodic schedule: every `iterations` iterations, each group of steps shifts by a constant."""
+
+    iterations: int
+    time_per_iteration: float
+    """The slowest group's shift over `iterations`, per iteration."""
 
 
 def _close(x: float, y: float) -> bool:
