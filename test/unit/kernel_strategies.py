@@ -124,8 +124,8 @@ class _KernelBuilder(StatementBuilder):
             inits.append((self.fresh("ta"), self.any_vec_tile(scope), VEC_TILE))
             self.features.add("vector tile iter_arg")
         if self.sometimes(4):
-            zero = self.constant("0.0 : f32", "zf")
-            init = self.emit_value("acc", f"pypto.tile.full {zero} : f32 -> {ACC_TILE}")
+            # As PyPTO starts one: a first matmul (its pl.tile.full fills Vec only).
+            init = self.matmul(scope, None)
             inits.append((self.fresh("ma"), init, ACC_TILE))
             self.features.add("matmul accumulator iter_arg")
         return inits
