@@ -167,9 +167,7 @@ def _check_replication(
         )
     if bounds is not None:
         lb, trip = bounds
-        _check_flattened(
-            op, flattened_iterations(lb, trip, stages, step, remainder)
-        )
+        _check_flattened(op, flattened_iterations(lb, trip, stages, step, remainder))
     return copies
 
 

@@ -157,7 +157,7 @@ class _Unrolling:
         self.step = step
         self.rewriter = rewriter
         self.annotate = annotate
-        self.remainder = remainder
+        self.remainder: Remainder = remainder
 
         block = loop.body.block
         terminator = block.last_op
