@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.pattern_rewriter import (
@@ -26,8 +27,9 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.traits import IsolatedFromAbove
-from xdsl.utils.exceptions import PassFailedException
+from xdsl.utils.exceptions import PassFailedException, VerifyException
 
+from passes.cloning import clone_op
 from passes.collector import collector_paused
 from passes.diagnostics import fail
 from passes.unroll import (
@@ -35,12 +37,14 @@ from passes.unroll import (
     CopyMaps,
     Remainder,
     body_copies,
+    flattened_iterations,
     static_bounds,
     unroll_by_factor,
 )
 from pypto_dialect.allocation import BindOp
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.constants import constant_int
+from pypto_dialect.effects import TensorWindowAccess
 from pypto_dialect.numbers import INDEX_MAX, index_misfit, integer_text
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.tile import writes_accumulator
@@ -161,7 +165,45 @@ def _check_replication(
             f"max-copies={max_copies}; lower `stages`, or raise the limit with "
             "lower-pipeline-loops{max-copies=N}",
         )
+    if bounds is not None:
+        lb, trip = bounds
+        _check_flattened(op, flattened_iterations(lb, trip, stages, step, remainder))
     return copies
+
+
+def _check_flattened(op: PipelineOp, iterations: range) -> None:
+    """
+    The ops that take the induction variable directly, verified as their
+    copies at each flattened iteration (`iterations`) will be, with the index
+    a constant: what the verifier of the output would reject there (a window
+    out of bounds) fails the pass at the loop, before any op is created. Ops
+    with regions are left out (their verifiers check no constant index).
+    """
+    iv = op.induction_var
+    users = [use.operation for use in iv.uses if not use.operation.regions]
+    for value in iterations if users else ():
+        constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+        for user in users:
+            copy = clone_op(user, {iv: constant.result})
+            try:
+                copy.verify_()
+            except VerifyException as error:
+                name = "" if iv.name_hint is None else f"%{iv.name_hint} = "
+                fail(
+                    op,
+                    f"the iteration {name}{integer_text(value)}, which the lowering "
+                    f"flattens, puts {user.name} of {_accessed(user)} out of "
+                    f"bounds: {error}",
+                )
+            finally:
+                copy.erase()
+        constant.erase()
+
+
+def _accessed(op: Operation) -> str:
+    """How a message names what `op` accesses: its tensor, else its first operand."""
+    value = op.accessed_tensor if isinstance(op, TensorWindowAccess) else op.operands[0]
+    return "its operand" if value.name_hint is None else f"%{value.name_hint}"
 
 
 def _check_module(

@@ -79,6 +79,22 @@ def body_copies(factor: int, trip: int | None, remainder: Remainder) -> int:
     return (factor if main_iters else 0) + left
 
 
+def flattened_iterations(
+    lb: int, trip: int, factor: int, step: int, remainder: Remainder
+) -> range:
+    """
+    The indices of the iterations a static unrolling flattens, where the
+    induction variable becomes a constant: the remainder after the main
+    loop, unless a remainder loop (`loop`, two or more iterations) runs it.
+    """
+    main_iters, rest = divmod(trip, factor)
+    if rest > 1 and remainder == "loop":
+        return range(0)
+    # The remainder lies in [lb, ub): no overflow.
+    start = lb + main_iters * factor * step
+    return range(start, start + rest * step, step)
+
+
 def unroll_by_factor(
     loop: PipelineOp,
     factor: int,
@@ -141,7 +157,7 @@ class _Unrolling:
         self.step = step
         self.rewriter = rewriter
         self.annotate = annotate
-        self.remainder = remainder
+        self.remainder: Remainder = remainder
 
         block = loop.body.block
         terminator = block.last_op
@@ -284,10 +300,13 @@ class _Unrolling:
             # Without a remainder the main loop stops exactly where the original did.
             main_ub = self.constant(main_end) if remainder else self.loop.ub
             results = self.emit_main_loop(main_ub, remainder_follows=remainder > 0).res
-        if remainder > 1 and self.remainder == "loop":
-            results = self.emit_remainder_loop(self.constant(main_end), results)
+        flattened = flattened_iterations(
+            lb, trip, self.factor, self.step, self.remainder
+        )
+        if flattened:
+            results = self.emit_copies(self.rewriter, main_end, results, len(flattened))
         elif remainder:
-            results = self.emit_copies(self.rewriter, main_end, results, remainder)
+            results = self.emit_remainder_loop(self.constant(main_end), results)
         self.rewriter.replace(self.loop, (), results)
 
     def unroll_dynamic(self) -> None:

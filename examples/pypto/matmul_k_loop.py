@@ -1,7 +1,10 @@
 # pypto.program: MatmulKLoop
 # c = a @ b with a: 16x512, b: 512x256 (bf16), accumulated in f32 over K
 # chunks of 64: GM -> mat (L1), mat -> left/right (L0A/L0B), matmul_acc into
-# acc (L0C). examples/matmul_k_loop.mlir as a PyPTO program.
+# acc (L0C). examples/matmul_k_loop.mlir as a PyPTO program, with the
+# accumulator started as PyPTO starts one: pl.tile.full fills Vec only, so the
+# first chunk is a pl.tile.matmul before the loop, which runs from the second
+# chunk on (bit-identical to the .mlir twin's fill of zeros).
 import pypto.language as pl
 
 
@@ -14,10 +17,22 @@ class MatmulKLoop:
         b: pl.Tensor[[512, 256], pl.BF16],
         c: pl.InOut[pl.Tensor[[16, 256], pl.FP32]],
     ):
-        init: pl.Tile[[16, 256], pl.FP32, pl.Mem.Acc] = pl.tile.full(
-            [16, 256], dtype=pl.FP32, value=0.0
+        a_first: pl.Tile[[16, 64], pl.BF16, pl.Mem.Mat] = pl.tile.load(
+            a, [0, 0], [16, 64], target_memory=pl.Mem.Mat
         )
-        for k, (partial,) in pl.pipeline(0, 512, 64, init_values=(init,), stage=2):
+        b_first: pl.Tile[[64, 256], pl.BF16, pl.Mem.Mat] = pl.tile.load(
+            b, [0, 0], [64, 256], target_memory=pl.Mem.Mat
+        )
+        a_l0_first: pl.Tile[[16, 64], pl.BF16, pl.Mem.Left] = pl.tile.extract(
+            a_first, 0, 0, [16, 64], target_memory=pl.Mem.Left
+        )
+        b_l0_first: pl.Tile[[64, 256], pl.BF16, pl.Mem.Right] = pl.tile.extract(
+            b_first, 0, 0, [64, 256], target_memory=pl.Mem.Right
+        )
+        first: pl.Tile[[16, 256], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(
+            a_l0_first, b_l0_first
+        )
+        for k, (partial,) in pl.pipeline(64, 512, 64, init_values=(first,), stage=2):
             a_l1: pl.Tile[[16, 64], pl.BF16, pl.Mem.Mat] = pl.tile.load(
                 a, [0, k], [16, 64], target_memory=pl.Mem.Mat
             )

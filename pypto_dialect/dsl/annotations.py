@@ -313,6 +313,14 @@ def space_text(space: MemorySpace) -> str:
     return f"{MODULE_ALIAS}.Mem.{MEMORY_SPACE_NAMES[space]}"
 
 
+def fill_space_problem(space: MemorySpace) -> str:
+    """Why a fill in `space` (not Vec) has no PyPTO form: both directions say it."""
+    return (
+        f"pl.tile.full cannot fill {space_text(space)}: PyPTO's tile.full fills Vec "
+        "only (an Acc accumulator starts with pl.tile.matmul)"
+    )
+
+
 def type_text(typ: Attribute) -> str:
     """The PyPTO annotation of `typ`; `NoPyPTOForm` if it has none."""
     if isinstance(typ, TensorType):

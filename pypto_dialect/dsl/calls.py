@@ -14,7 +14,12 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from pypto_dialect import tile
-from pypto_dialect.dsl.annotations import Annotation, OpenTile, annotation_text
+from pypto_dialect.dsl.annotations import (
+    Annotation,
+    OpenTile,
+    annotation_text,
+    fill_space_problem,
+)
 from pypto_dialect.dsl.arguments import CallArguments, apply_membership
 from pypto_dialect.dsl.expressions import ExpressionBuilder
 from pypto_dialect.dsl.tables import CAST_MODE, CallKind, TileCall
@@ -239,10 +244,9 @@ def _full(c: _Call) -> Operation:
     element_type = c.b.reader.dtype(c.arguments.required_keyword("dtype"))
     value = c.b.scalar(c.arguments.required_keyword("value"), element_type)
     annotated = c.annotated_tile()
-    space = (
-        annotated.memory_space if isinstance(annotated, TileType) else MemorySpace.VEC
-    )
-    return tile.FullOp(value, TileType(shape, element_type, space))
+    if isinstance(annotated, TileType) and annotated.memory_space != MemorySpace.VEC:
+        c.b.fail(c.arguments.node, fill_space_problem(annotated.memory_space))
+    return tile.FullOp(value, TileType(shape, element_type, MemorySpace.VEC))
 
 
 def _push(c: _Call) -> Operation:

@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Operation, SSAValue
 
 from pypto_dialect import tile
-from pypto_dialect.dsl.annotations import shape_text, space_text
+from pypto_dialect.dsl.annotations import fill_space_problem, shape_text, space_text
 from pypto_dialect.dsl.errors import fail
 from pypto_dialect.dsl.function_printer import FunctionPrinter
 from pypto_dialect.dsl.tables import (
@@ -18,7 +18,7 @@ from pypto_dialect.dsl.tables import (
     MODULE_ALIAS,
     CallKind,
 )
-from pypto_dialect.types import TileType
+from pypto_dialect.types import MemorySpace, TileType
 
 
 def print_tile_op(p: FunctionPrinter, op: Operation) -> None:
@@ -105,6 +105,8 @@ def _cast(p: FunctionPrinter, op: tile.CastOp) -> list[str]:
 
 def _full(p: FunctionPrinter, op: tile.FullOp) -> list[str]:
     result = _tile(op.result)
+    if result.memory_space != MemorySpace.VEC:
+        fail(op, fill_space_problem(result.memory_space))
     return [
         shape_text(result.get_shape()),
         f"dtype={p.dtype(result.element_type, op)}",

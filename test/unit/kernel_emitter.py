@@ -63,6 +63,11 @@ class KernelEmitter:
     Some loads of blocks that no pipeline with stages > 1 encloses are bound
     to declared allocations (of one slot, or of two: slot 0, 1 or `i % 2`).
     """
+    pypto_form: bool = False
+    """
+    Acc accumulators start as PyPTO starts one, with a first matmul (its
+    `pl.tile.full` fills Vec only), not a fill: the kernel has a PyPTO print.
+    """
     declarations: list[str] = field(default_factory=list[str])
     """The `pypto.alloc` lines, at the function's entry."""
     replicated: int = 0

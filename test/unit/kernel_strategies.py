@@ -124,8 +124,13 @@ class _KernelBuilder(StatementBuilder):
             inits.append((self.fresh("ta"), self.any_vec_tile(scope), VEC_TILE))
             self.features.add("vector tile iter_arg")
         if self.sometimes(4):
-            zero = self.constant("0.0 : f32", "zf")
-            init = self.emit_value("acc", f"pypto.tile.full {zero} : f32 -> {ACC_TILE}")
+            if self.pypto_form:
+                init = self.matmul(scope, None)
+            else:
+                zero = self.constant("0.0 : f32", "zf")
+                init = self.emit_value(
+                    "acc", f"pypto.tile.full {zero} : f32 -> {ACC_TILE}"
+                )
             inits.append((self.fresh("ma"), init, ACC_TILE))
             self.features.add("matmul accumulator iter_arg")
         return inits
@@ -256,14 +261,20 @@ def kernels(
     *,
     rotatable: bool = False,
     bindings: bool = False,
+    pypto_form: bool = False,
 ) -> GeneratedKernel:
     """
     A random valid kernel with one or two pipeline loops of at most
     `max_stages`; `rotatable`: loops mostly with step 1 and start 0;
-    `bindings`: loads bound to declared allocations (`KernelEmitter.bindings`).
+    `bindings`: loads bound to declared allocations (`KernelEmitter.bindings`);
+    `pypto_form`: one that has a PyPTO print (`KernelEmitter.pypto_form`).
     """
     builder = _KernelBuilder(
-        draw=draw, max_stages=max_stages, rotatable=rotatable, bindings=bindings
+        draw=draw,
+        max_stages=max_stages,
+        rotatable=rotatable,
+        bindings=bindings,
+        pypto_form=pypto_form,
     )
     scope = Scope()
     returned: list[tuple[str, str]] = []

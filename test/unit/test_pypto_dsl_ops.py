@@ -163,9 +163,9 @@ OPS: list[tuple[str, str, str]] = [
         "f: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.full([16, 64], dtype=pl.FP32, value=1.5)",
     ),
     (
-        "f: pl.Tile[[4, 4], pl.INT32, pl.Mem.Acc] = pl.tile.full([4, 4], dtype=pl.INT32, value=3)",
+        "f: pl.Tile[[4, 4], pl.INT32, pl.Mem.Vec] = pl.tile.full([4, 4], dtype=pl.INT32, value=3)",
         "pypto.tile.full",
-        "pl.Tile[[4, 4], pl.INT32, pl.Mem.Acc] = pl.tile.full([4, 4], dtype=pl.INT32, value=3)",
+        "pl.Tile[[4, 4], pl.INT32, pl.Mem.Vec] = pl.tile.full([4, 4], dtype=pl.INT32, value=3)",
     ),
     (
         TILE + "pl.tile.tpush_to_aiv(t, split=0)",

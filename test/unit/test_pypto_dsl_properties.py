@@ -59,7 +59,7 @@ def run(module: ModuleOp, generated: GeneratedKernel, seed: int) -> KernelRun:
     return run_kernel(module, generated.entry, inputs)
 
 
-@given(kernels(), SEEDS)
+@given(kernels(pypto_form=True), SEEDS)
 def test_exported_kernels_import_back_and_run_bit_identically(
     generated: GeneratedKernel, seed: int
 ) -> None:
@@ -73,7 +73,7 @@ def test_exported_kernels_import_back_and_run_bit_identically(
     assert export(imported) == text
 
 
-@given(kernels(max_stages=4), SEEDS)
+@given(kernels(max_stages=4, pypto_form=True), SEEDS)
 def test_passes_on_imported_kernels_keep_their_results(
     generated: GeneratedKernel, seed: int
 ) -> None:
@@ -91,7 +91,7 @@ def test_passes_on_imported_kernels_keep_their_results(
     assert export(again) == text
 
 
-@given(kernels(max_stages=4, rotatable=True, bindings=True), SEEDS)
+@given(kernels(max_stages=4, rotatable=True, bindings=True, pypto_form=True), SEEDS)
 def test_rotated_kernels_export_and_import_back(
     generated: GeneratedKernel, seed: int
 ) -> None:
@@ -132,7 +132,7 @@ def test_any_verified_module_exports_or_fails_at_an_op(mutant: Mutant) -> None:
 @st.composite
 def mutated_programs(draw: st.DrawFn) -> str:
     """An exported kernel with a few lines dropped, duplicated, cut or swapped."""
-    generated = draw(kernels(max_stages=3))
+    generated = draw(kernels(max_stages=3, pypto_form=True))
     lines = export(Parser(CONTEXT, generated.text).parse_module()).splitlines()
     for _ in range(draw(st.integers(1, 3))):
         index = draw(st.integers(0, len(lines) - 1))

@@ -97,3 +97,18 @@ func.func @tagged(%a: index) -> index {
 }
 
 // CHECK:      the attribute pypto.pipeline_membership has no PyPTO form here
+
+// -----
+
+// PyPTO's tile.full has its output in Vec (and pl.tile.move cannot reach
+// Acc): a fill elsewhere, like the accumulator of examples/matmul_k_loop.mlir,
+// has no PyPTO form.
+
+func.func @acc_fill() -> !pypto.tile<16x256xf32, acc> {
+  %zero = arith.constant 0.0 : f32
+  %init = pypto.tile.full %zero : f32 -> !pypto.tile<16x256xf32, acc>
+  func.return %init : !pypto.tile<16x256xf32, acc>
+}
+
+// CHECK:      pl.tile.full cannot fill pl.Mem.Acc: PyPTO's tile.full fills Vec only (an Acc accumulator starts with pl.tile.matmul)
+// CHECK:      "pypto.tile.full"
