@@ -12,7 +12,10 @@ and each order (`input`: the written loop; `lowering`: after
 loop with a loop after the passes: the geometric mean of modelled time over
 bound (`max(ResMII, RecMII)`, per original iteration), the loops slower than
 after the lowering alone, the largest loss against it, and for `modelled`
-the loops slower than `category`. Then the examples' efficiency at the
+the loops slower than `category`; and, as `no order below`, the geomean of
+what no order of the lowered body can beat (`BodyModel.bound`: buffer
+reuse and the other constraints every order has) over the same bound, the
+floor of any reordering. Then the examples' efficiency at the
 stages the advisor chooses with `order=modelled`, and with `--pass-time`
 the time of the pass per order on the `bench` families at about 10,000 ops.
 
@@ -46,8 +49,9 @@ from bench.orders_plot import plot_orders
 from passes.analysis.engines import CostModel, default_costs
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.order_model import BodyModel
 from passes.schedule_report import LoopReport, pass_pipeline, run_report
-from passes.stages_advisor import StagesAdvisor
+from passes.stages_advisor import Figures, StagesAdvisor
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 
@@ -119,26 +123,35 @@ class Tally:
     worse_than_category: int = 0
 
     def row(self) -> dict[str, Any]:
-        geomean = (
-            math.exp(statistics.fmean(map(math.log, self.ratios)))
-            if self.ratios
-            else None
-        )
         return {
             "loops": len(self.ratios),
-            "geomean_time_over_bound": geomean,
+            "geomean_time_over_bound": geomean(self.ratios),
             "worse_than_lowering": self.worse,
             "worst_loss": self.worst,
             "worse_than_category": self.worse_than_category,
         }
 
 
+def order_floor(figures: Figures, model: CostModel) -> float:
+    """
+    What no order of the loop's body can beat (`BodyModel.bound`: the busiest
+    unit, or the slowest cycle of the constraints every order has, buffer
+    reuse included) over the loop's bound (`max(ResMII, RecMII)`).
+    """
+    timeline = figures.timeline
+    assert timeline.loop is not None, "a loop's figures"
+    bound = max(timeline.bound, figures.recurrence.ratio)
+    return BodyModel.prepare(timeline.loop, model).bound / bound if bound else 1.0
+
+
 def measure_depth(
     texts: Sequence[str], model: CostModel, costs: Path
-) -> dict[str, Tally]:
+) -> tuple[dict[str, Tally], list[float]]:
+    """The tallies of each order over the loops of `texts`, and each loop's `order_floor`."""
     ctx = pypto_context()
     specs = {name: pass_pipeline(spec) for name, spec in pipelines(costs).items()}
     tallies = {order: Tally() for order in ORDERS}
+    floors: list[float] = []
     for text in texts:
         module = parse_module(ctx, text)
         reports: dict[str, list[LoopReport]] = {
@@ -148,6 +161,7 @@ def measure_depth(
             if lowered.after is None:
                 continue
             base = lowered.after.time
+            floors.append(order_floor(lowered.after, model))
             figures = {"input": lowered.before, "lowering": lowered.after}
             for order in REORDERED:
                 after = reports[order][index].after
@@ -162,7 +176,11 @@ def measure_depth(
                     tally.worst = max(tally.worst, figure.time / base - 1)
                 if figure.time > category * (1 + TOLERANCE):
                     tally.worse_than_category += 1
-    return tallies
+    return tallies, floors
+
+
+def geomean(values: Sequence[float]) -> float | None:
+    return math.exp(statistics.fmean(map(math.log, values))) if values else None
 
 
 def advised_examples(model: CostModel, costs: Path) -> list[dict[str, Any]]:
@@ -221,12 +239,15 @@ def markdown(results: dict[str, Any]) -> str:
     ]
     for depth, rows in results["depths"].items():
         for order, row in rows.items():
-            geomean = row["geomean_time_over_bound"]
+            mean = row["geomean_time_over_bound"]
             lines.append(
-                f"| {depth} | {order} | {'-' if geomean is None else f'{geomean:.3f}'} "
+                f"| {depth} | {order} | {'-' if mean is None else f'{mean:.3f}'} "
                 f"| {row['worse_than_lowering']} | {row['worst_loss']:.1%} "
                 f"| {row['worse_than_category']} |"
             )
+        floor = results.get("floors", {}).get(depth)
+        if floor is not None:
+            lines.append(f"| {depth} | no order below | {floor:.3f} | | | |")
     lines += [
         "",
         "| example | advised stages (modelled) | efficiency |",
@@ -269,8 +290,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         depths: dict[str, Any] = {}
         for depth in args.depths:
             model, costs = cost_table(depth, Path(directory))
-            tallies = measure_depth(texts, model, costs)
+            tallies, floors = measure_depth(texts, model, costs)
             depths[str(depth)] = {order: t.row() for order, t in tallies.items()}
+            results.setdefault("floors", {})[str(depth)] = geomean(floors)
             ratios[depth] = {order: t.ratios for order, t in tallies.items()}
             print(f"depth {depth}: done", file=sys.stderr)
         results["depths"] = depths

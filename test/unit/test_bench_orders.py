@@ -37,6 +37,10 @@ def test_orders_benchmark_on_a_tiny_corpus(tmp_path: Path):
     ]
     table = (tmp_path / "orders.md").read_text()
     assert "| 2 | modelled |" in table
+    # No order is below the floor, which is at least the bound.
+    floor = results["floors"]["2"]
+    assert 1.0 <= floor <= rows["modelled"]["geomean_time_over_bound"] + 1e-9
+    assert "| 2 | no order below |" in table
     assert (tmp_path / "orders.svg").read_text().startswith("<?xml")
     orders_plot.main([str(tmp_path / "orders.json"), "-o", str(tmp_path / "again.png")])
     assert (tmp_path / "again.png").read_bytes().startswith(b"\x89PNG")
