@@ -265,24 +265,25 @@ def improve(search: _Search, graph: DependenceGraph, allowed: int) -> int:
     before = [set(graph.predecessor_indices(i)) for i in range(len(graph.ops))]
     after = [set(successors) for successors in graph.all_successor_indices()]
     start = _kept(search)
-    order, kept, position = list(start.order), 0, 0
-    while position < len(order):
-        for moved in _moves(order, position, before, after):
-            if len(search.seen) >= allowed:
-                return kept
-            chosen = search.chosen
-            candidate = Candidate(
-                f"{start.name} and {kept + 1} moves", tuple(moved), _ranks(moved)
-            )
-            at_bound = search.try_candidate(candidate, record=False)
-            if search.chosen is not chosen:
-                kept += 1
-                if at_bound:
+    order, kept, swept = list(start.order), 0, -1
+    while swept < kept:  # until a sweep keeps no move
+        swept, position = kept, 0
+        while position < len(order):
+            for moved in _moves(order, position, before, after):
+                if len(search.seen) >= allowed:
                     return kept
-                # Faster: sweep again from the top with the new order.
-                order, position = moved, -1
-                break
-        position += 1
+                chosen = search.chosen
+                name = f"{start.name} and {kept + 1} moves"
+                candidate = Candidate(name, tuple(moved), _ranks(moved))
+                at_bound = search.try_candidate(candidate, record=False)
+                if search.chosen is not chosen:
+                    kept += 1
+                    if at_bound:
+                        return kept
+                    order = moved  # faster: try the op now at `position` too
+                    break
+            else:
+                position += 1
     return kept
 
 
