@@ -299,18 +299,41 @@ def test_the_search_stops_at_the_bound():
     assert "category:" not in lines
 
 
-def test_the_search_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch):
-    # 19 ops: a budget of 60 simulated ops is three candidates (a bound no
-    # order reaches, so that only the budget stops the search).
-    monkeypatch.setattr(order_modelled, "SEARCH_BUDGET", 60)
+@pytest.mark.parametrize(
+    ("budget", "shown", "hidden"),
+    [
+        # 19 ops: 60 simulated ops are three candidates.
+        (
+            60,
+            (
+                "    engine D=0: ",
+                "    (the later ones not tried: the search budget of 60 simulated "
+                "ops is spent)",
+            ),
+            "engine D=1",
+        ),
+        # 9 orders: the 6 distinct candidates (input, category, engine D=0 to
+        # D=2, modulo; D=3 repeats category), then 3 of the local search.
+        (
+            19 * 9,
+            (
+                "    local search from input: (3 orders tried, none faster)",
+                "    (the local search stopped: the search budget of 171 "
+                "simulated ops is spent)",
+            ),
+            "the later ones not tried",
+        ),
+    ],
+)
+def test_the_search_stops_at_its_budget(
+    monkeypatch: pytest.MonkeyPatch, budget: int, shown: tuple[str, ...], hidden: str
+):
+    # A bound no order reaches, so that only the budget stops the search.
+    monkeypatch.setattr(order_modelled, "SEARCH_BUDGET", budget)
     monkeypatch.setattr(BodyModel, "bound", 0.0)
     _, lines = explained(add_one(4))
-    assert "    engine D=0: " in lines
-    assert (
-        "    (the later ones not tried: the search budget of 60 simulated ops "
-        "is spent)" in lines
-    )
-    assert "engine D=1" not in lines
+    assert all(line in lines for line in shown)
+    assert hidden not in lines
 
 
 def test_a_loop_of_a_searched_shape_takes_its_choice(monkeypatch: pytest.MonkeyPatch):
@@ -342,20 +365,6 @@ def test_modulo_schedule_needs_the_ops_in_program_order():
     ops = [ModuloOp({}, 1.0), ModuloOp({}, 1.0)]
     with pytest.raises(ValueError, match="an edge within an iteration goes backward"):
         modulo_schedule(ops, [CycleEdge(1, 0, 1.0, 0)], 0.0)
-
-
-def test_the_local_search_stops_at_its_budget(monkeypatch: pytest.MonkeyPatch):
-    # 19 ops and no bound reached: 9 orders, of which the candidates are 6
-    # (input, category, engine D=0 to D=2, modulo; D=3 repeats category), so
-    # 3 of the local search, none faster.
-    monkeypatch.setattr(order_modelled, "SEARCH_BUDGET", 19 * 9)
-    monkeypatch.setattr(BodyModel, "bound", 0.0)
-    _, lines = explained(add_one(4))
-    assert "    local search from input: (3 orders tried, none faster)" in lines
-    assert (
-        "    (the local search stopped: the search budget of 171 simulated ops "
-        "is spent)" in lines
-    )
 
 
 @st.composite
