@@ -10,7 +10,8 @@ dynamic bounds, F = 2 to 64) and its PyPTO text, printed by our target
 interpreter at `--pypto-python` (one that can `import pypto`), which parses
 the text with `pypto.language.parse` and times each pass on it. Both sides
 take `--repeat` runs after an untimed one, each on a fresh parse after a full
-collection, and report medians. Prints a Markdown table (milliseconds, ours
+collection (`--warm`: without it, so that a call does not start on the cold
+caches a collection leaves), and report medians. Prints a Markdown table (milliseconds, ours
 over PyPTO's per pass and for both together) and the geometric means against
 the targets of issue 29. When that interpreter cannot import `pypto`, prints
 why and exits with status 0 (nothing is measured).
@@ -53,13 +54,15 @@ except Exception as error:  # any failure to import: nothing to measure
     print(json.dumps({"unavailable": f"{type(error).__name__}: {error}"}))
     sys.exit(0)
 paths, repeat = json.loads(sys.argv[1]), int(sys.argv[2])
+collect = sys.argv[3] == "collect"
 medians = []
 for path in paths:
     text = open(path).read()
     samples = {"lower": [], "canonicalize": []}
     for run in range(repeat + 1):
         program = pl.parse(text)
-        gc.collect()
+        if collect:
+            gc.collect()
         start = time.perf_counter()
         lowered = passes.lower_pipeline_loops()(program)
         middle = time.perf_counter()
@@ -104,8 +107,13 @@ def programs() -> list[Program]:
     return found
 
 
-def our_medians(program: Program, repeat: int) -> dict[str, float]:
-    """The medians of our two passes on `program` (as `bench/pass_times.py`)."""
+def our_medians(
+    program: Program, repeat: int, *, collect: bool = True
+) -> dict[str, float]:
+    """
+    The medians of our two passes on `program` (as `bench/pass_times.py`),
+    each call after a full collection if `collect`.
+    """
     ctx = pypto_context()
     samples: dict[str, list[float]] = {name: [] for name in PASSES}
     for run in range(repeat + 1):
@@ -114,7 +122,8 @@ def our_medians(program: Program, repeat: int) -> dict[str, float]:
             ("lower", LowerPipelineLoopsPass(max_copies=MAX_COPIES).apply),
             ("canonicalize", CanonicalizeIOOrderPass().apply),
         ):
-            gc.collect()
+            if collect:
+                gc.collect()
             start = time.perf_counter()
             apply(ctx, module)
             if run:
@@ -123,13 +132,23 @@ def our_medians(program: Program, repeat: int) -> dict[str, float]:
 
 
 def pypto_medians(
-    python: Path, texts: Sequence[Path], repeat: int
+    python: Path, texts: Sequence[Path], repeat: int, *, collect: bool = True
 ) -> list[dict[str, float]] | str:
-    """PyPTO's medians per program, or why they cannot be measured."""
+    """
+    PyPTO's medians per program, each call after a full collection if
+    `collect`, or why they cannot be measured.
+    """
     if not python.exists():
         return f"{python} does not exist"
     done = subprocess.run(
-        [str(python), "-c", _CHILD, json.dumps([str(t) for t in texts]), str(repeat)],
+        [
+            str(python),
+            "-c",
+            _CHILD,
+            json.dumps([str(t) for t in texts]),
+            str(repeat),
+            "collect" if collect else "warm",
+        ],
         check=False,
         capture_output=True,
         text=True,
@@ -198,17 +217,23 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="an interpreter that can import pypto (default: %(default)s)",
     )
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per pass")
+    parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="no full collection before each timed call (both sides)",
+    )
     args = parser.parse_args(argv)
+    collect = not args.warm
     chosen = programs()
     with tempfile.TemporaryDirectory() as directory:
         texts = [Path(directory) / f"{k}.py" for k in range(len(chosen))]
         for program, path in zip(chosen, texts, strict=True):
             path.write_text(program.pypto_text)
-        theirs = pypto_medians(args.pypto_python, texts, args.repeat)
+        theirs = pypto_medians(args.pypto_python, texts, args.repeat, collect=collect)
     if isinstance(theirs, str):
         print(f"skipped: {theirs}")
         return
-    ours = [our_medians(program, args.repeat) for program in chosen]
+    ours = [our_medians(p, args.repeat, collect=collect) for p in chosen]
     sizes = [lowered_size(Case(p.name, 0, p.mlir)) for p in chosen]
     print(report([p.name for p in chosen], sizes, ours, theirs))
 

@@ -32,15 +32,20 @@ def test_there_are_13_programs_each_with_a_pypto_form():
         assert "pl.pipeline(" in program.pypto_text
 
 
-def test_pypto_side_runs_in_the_given_interpreter(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-):
+def _stub_pypto(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, passes: str) -> None:
+    """A stub `pypto` package first on the child's path, with `passes` as its passes."""
     package = tmp_path / "stub" / "pypto"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "language.py").write_text(_STUB_LANGUAGE)
-    (package / "passes.py").write_text(_STUB_PASSES)
+    (package / "passes.py").write_text(passes)
     monkeypatch.setenv("PYTHONPATH", str(tmp_path / "stub"))
+
+
+def test_pypto_side_runs_in_the_given_interpreter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    _stub_pypto(tmp_path, monkeypatch, _STUB_PASSES)
     texts = [tmp_path / "a.py", tmp_path / "b.py"]
     for text in texts:
         text.write_text("program")
@@ -49,6 +54,34 @@ def test_pypto_side_runs_in_the_given_interpreter(
     assert len(medians) == 2
     for median in medians:
         assert median["lower"] >= 0.002 > median["canonicalize"]
+
+
+_STUB_COLLECTED = (
+    "import gc, time\n"
+    "collected = []\n"
+    "gc.collect = lambda *args: collected.append(True)\n"
+    "def lower_pipeline_loops():\n"
+    "    def run(program):\n"
+    "        time.sleep(0.002 if collected else 0)\n"
+    "        collected.clear()\n"
+    "        return program\n"
+    "    return run\n"
+    "def canonicalize_io_order():\n"
+    "    return lambda program: program\n"
+)
+"""A `lower` that sleeps when a collection came before it."""
+
+
+@pytest.mark.parametrize("collect", [True, False])
+def test_warm_runs_take_no_collection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, collect: bool
+):
+    _stub_pypto(tmp_path, monkeypatch, _STUB_COLLECTED)
+    text = tmp_path / "a.py"
+    text.write_text("program")
+    medians = pypto_medians(Path(sys.executable), [text], 3, collect=collect)
+    assert not isinstance(medians, str), medians
+    assert (medians[0]["lower"] >= 0.002) == collect
 
 
 def test_without_pypto_the_comparison_is_skipped(
