@@ -16,11 +16,12 @@ fits in is not kept. Once a kept candidate runs at the body's bound (the
 busiest unit, or the slowest cycle of the model's constraints: no order can
 be faster), the later ones are not tried.
 
-Then a local search (`improve`) starts from the fastest: it moves one op at
-a time up or down by 1, 2, 4, ... 32 places, as far as no dependence is
-crossed, and keeps a move that makes the body faster in the model (first
-improvement), sweeping the body until a sweep keeps nothing, the bound is
-reached or the budget is spent.
+Then a local search (`improve`) starts from each candidate simulated, the
+fastest first: it moves one op at a time up or down by 1, 2, 4, ... 32
+places, as far as no dependence is crossed, and keeps a move that makes that
+order faster in the model (first improvement), sweeping the body until a
+sweep keeps nothing; the fastest order found anywhere is kept. It stops at
+the bound or when the budget is spent.
 
 The search is bounded: a block of more than `SEARCH_LIMIT` ops (with the
 ops nested in them: preparing its model copies them all) is not searched
@@ -162,18 +163,18 @@ class _Search:
     fits: frozenset[object] = frozenset()
     """The memory spaces the input overflows: no candidate may add one."""
 
-    def try_candidate(self, candidate: Candidate, record: bool = True) -> bool:
+    def try_candidate(self, candidate: Candidate, record: bool = True) -> float | None:
         """
-        Simulate `candidate` (unless an earlier one has its order), keep it
-        if it is the fastest so far; whether it was kept at the bound (no
-        later candidate can be faster). Without `record`, it is not listed
-        among the trials.
+        Simulate `candidate` (unless an earlier one has its order) and keep
+        it if it is the fastest so far; its time per loop iteration, or None
+        if it was not simulated or overflows a space the input fits in.
+        Without `record`, it is not listed among the trials.
         """
         if candidate.order in self.seen:
             if record:
                 note = f"same order as {self.seen[candidate.order]}"
                 self.trials.append(Trial(candidate, None, note))
-            return False
+            return None
         self.seen[candidate.order] = candidate.name
         timeline = self.body.simulate(candidate.order)
         time = timeline.time_per_iteration
@@ -189,13 +190,17 @@ class _Search:
                     names = ", ".join(sorted(str(s) for s in over - self.fits))
                     note = f"over capacity: {names}"
                     self.trials.append(Trial(candidate, time, note))
-                return False
+                return None
         if record:
             self.trials.append(Trial(candidate, time))
-        if not faster:
-            return False
-        self.chosen, self.best = candidate, time
-        return time <= self.body.bound * (1 + 1e-9)
+        if faster:
+            self.chosen, self.best = candidate, time
+        return time
+
+    @property
+    def at_bound(self) -> bool:
+        """Whether the kept order runs at the body's bound: no order is faster."""
+        return self.best <= self.body.bound * (1 + 1e-9)
 
 
 @dataclass(frozen=True)
@@ -233,58 +238,79 @@ def choose_order(body: Body, explain: bool = False) -> Choice:
                 "simulated ops is spent"
             )
             return Choice(_kept(search), tuple(search.trials), stop=stop)
-        if search.try_candidate(candidate):
+        search.try_candidate(candidate)
+        if search.at_bound:
             stop = f"the later ones not tried: {candidate.name} runs at the bound"
             return Choice(candidate, tuple(search.trials), stop=stop)
-    start, tried = _kept(search), len(search.seen)
-    moves = improve(search, body.graph(), allowed)
+    return _local_search(search, body.graph(), allowed)
+
+
+def _local_search(search: _Search, graph: DependenceGraph, allowed: int) -> Choice:
+    """
+    `improve` from each candidate simulated, the fastest first, while the
+    budget lasts and the kept order is not at the bound.
+    """
+    best = _kept(search)
+    starts = sorted(
+        (trial.time, index, trial.candidate)
+        for index, trial in enumerate(search.trials)
+        if trial.time is not None and not trial.note
+    )
+    tried = len(search.seen)
+    for time, _, start in starts:
+        if len(search.seen) >= allowed or search.at_bound:
+            break
+        improve(search, graph, allowed, start, time)
     tried = len(search.seen) - tried
     chosen = _kept(search)
-    if moves:
+    if chosen is not best:
         search.trials.append(Trial(chosen, search.best, f"{tried} orders tried"))
     else:
-        local = Candidate(f"local search from {start.name}", (), ())
+        local = Candidate("local search", (), ())
         note = f"{tried} orders tried, none faster"
         search.trials.append(Trial(local, None, note))
-    spent = len(search.seen) >= allowed and search.best > model.bound * (1 + 1e-9)
     stop = (
         f"the local search stopped: the search budget of {SEARCH_BUDGET} "
         "simulated ops is spent"
-        if spent
+        if len(search.seen) >= allowed and not search.at_bound
         else ""
     )
     return Choice(chosen, tuple(search.trials), stop=stop)
 
 
-def improve(search: _Search, graph: DependenceGraph, allowed: int) -> int:
+def improve(
+    search: _Search,
+    graph: DependenceGraph,
+    allowed: int,
+    start: Candidate,
+    time: float,
+) -> None:
     """
-    Improve the kept order of `search` by moving one op at a time (`MOVES`,
-    as far as no dependence is crossed) while a move makes it faster, until
-    `allowed` orders are simulated or the bound is reached; the moves kept.
+    Improve `start` (of `time` per loop iteration) by moving one op at a time
+    (`MOVES`, as far as no dependence is crossed) while a move makes it
+    faster, until `allowed` orders are simulated or `search` keeps an order
+    at the bound.
     """
     before = [set(graph.predecessor_indices(i)) for i in range(len(graph.ops))]
     after = [set(successors) for successors in graph.all_successor_indices()]
-    start = _kept(search)
     order, kept, swept = list(start.order), 0, -1
     while swept < kept:  # until a sweep keeps no move
         swept, position = kept, 0
         while position < len(order):
             for moved in _moves(order, position, before, after):
                 if len(search.seen) >= allowed:
-                    return kept
-                chosen = search.chosen
+                    return
                 name = f"{start.name} and {kept + 1} moves"
                 candidate = Candidate(name, tuple(moved), _ranks(moved))
-                at_bound = search.try_candidate(candidate, record=False)
-                if search.chosen is not chosen:
-                    kept += 1
-                    if at_bound:
-                        return kept
+                moved_time = search.try_candidate(candidate, record=False)
+                if moved_time is not None and moved_time < time * (1 - 1e-9):
+                    if search.at_bound:
+                        return
+                    kept, time = kept + 1, moved_time
                     order = moved  # faster: try the op now at `position` too
                     break
             else:
                 position += 1
-    return kept
 
 
 def _moves(
