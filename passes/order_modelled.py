@@ -16,12 +16,11 @@ fits in is not kept. Once a kept candidate runs at the body's bound (the
 busiest unit, or the slowest cycle of the model's constraints: no order can
 be faster), the later ones are not tried.
 
-Then a local search (`improve`) starts from each candidate simulated, the
-fastest first: it moves one op at a time up or down by 1, 2, 4, ... 32
-places, as far as no dependence is crossed, and keeps a move that makes that
-order faster in the model (first improvement), sweeping the body until a
-sweep keeps nothing; the fastest order found anywhere is kept. It stops at
-the bound or when the budget is spent.
+Then a local search (`improve`) starts from the fastest candidate: it moves
+one op at a time up or down by 1, 2, 4, ... 32 places, as far as no
+dependence is crossed, and keeps a move that makes the order faster in the
+model (first improvement), sweeping the body until a sweep keeps nothing,
+the bound is reached or the budget is spent.
 
 The search is bounded: a block of more than `SEARCH_LIMIT` ops (with the
 ops nested in them: preparing its model copies them all) is not searched
@@ -246,27 +245,15 @@ def choose_order(body: Body, explain: bool = False) -> Choice:
 
 
 def _local_search(search: _Search, graph: DependenceGraph, allowed: int) -> Choice:
-    """
-    `improve` from each candidate simulated, the fastest first, while the
-    budget lasts and the kept order is not at the bound.
-    """
-    best = _kept(search)
-    starts = sorted(
-        (trial.time, index, trial.candidate)
-        for index, trial in enumerate(search.trials)
-        if trial.time is not None and not trial.note
-    )
-    tried = len(search.seen)
-    for time, _, start in starts:
-        if len(search.seen) >= allowed or search.at_bound:
-            break
-        improve(search, graph, allowed, start, time)
+    """`improve` from the fastest candidate, while the budget lasts."""
+    start, tried = _kept(search), len(search.seen)
+    improve(search, graph, allowed, start, search.best)
     tried = len(search.seen) - tried
     chosen = _kept(search)
-    if chosen is not best:
+    if chosen is not start:
         search.trials.append(Trial(chosen, search.best, f"{tried} orders tried"))
     else:
-        local = Candidate("local search", (), ())
+        local = Candidate(f"local search from {start.name}", (), ())
         note = f"{tried} orders tried, none faster"
         search.trials.append(Trial(local, None, note))
     stop = (

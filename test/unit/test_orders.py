@@ -317,7 +317,7 @@ def test_the_search_stops_at_the_bound():
         (
             19 * 9,
             (
-                "    local search: (3 orders tried, none faster)",
+                "    local search from input: (3 orders tried, none faster)",
                 "    (the local search stopped: the search budget of 171 "
                 "simulated ops is spent)",
             ),
