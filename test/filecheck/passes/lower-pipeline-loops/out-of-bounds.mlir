@@ -107,3 +107,28 @@ func.func @rotated(%x: !pypto.tensor<8xf32>, %out: !pypto.tensor<8xf32>) {
 // SLOTS:         scf.for %i = %c0 to %c9 step %c1 {
 // SLOTS:           pypto.tile.load %x[%i]
 // SLOTS-NEXT:      pypto.bind
+
+// -----
+
+// Three flattened iterations (stages 4, trip 7: 4, 5 and 6), only the last
+// out of bounds: the first and the last are checked (a window's bounds are
+// an interval of offsets), so the middle ones need no check.
+func.func @last_of_three(%x: !pypto.tensor<7xf32>, %out: !pypto.tensor<7xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  pypto.pipeline %i = %c0 to %c7 step %c1 stages 4 {
+    %t = pypto.tile.load %x[%i] : !pypto.tensor<7xf32> -> !pypto.tile<2xf32, vec>
+    pypto.tile.store %t, %out[%c0] : !pypto.tile<2xf32, vec>, !pypto.tensor<7xf32>
+    pypto.yield
+  }
+  func.return
+}
+
+// CHECK:      "pypto.pipeline"(%c0, %c7, %c1) <{stages = 4 : i64}> ({
+// CHECK-NEXT: ^^^^^^^^^^^^^^^^---
+// CHECK-NEXT: | the iteration %i = 6, which the lowering flattens, puts pypto.tile.load of %x out of bounds: window [6, 8) is out of bounds of dimension 0 of size 7
+
+// LOOP-LABEL: func.func @last_of_three
+// LOOP:         scf.for %[[I:i[_0-9]*]] = %c4 to %c7 step %c1 {
+// LOOP:           pypto.tile.load %x[%[[I]]]
