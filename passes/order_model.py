@@ -70,8 +70,36 @@ class BodyModel:
         depend on the order).
         """
         edges = [edge for edge, every in self._constraints() if every]
+        edges += self._in_order_edges()
         cycle = max_cycle_ratio(len(self.loop.steps), edges).ratio
         return max(max(self.loop.plan.busy.values(), default=0.0), cycle)
+
+    def _in_order_edges(self) -> list[CycleEdge]:
+        """
+        Per step of one unit, the constraint of that unit's program order
+        into the next iteration: each order issues it after the steps of
+        its unit it depends on, so the first of those (in program order)
+        starts in the next iteration only after it has ended.
+        """
+        steps = self.loop.steps
+        ancestors = [0] * len(steps)
+        first_on: dict[object, int] = {}
+        edges: list[CycleEdge] = []
+        for index, step in enumerate(steps):
+            reach = 0
+            for source, _ in step.same:
+                reach |= ancestors[source] | (1 << source)
+            ancestors[index] = reach
+            if len(step.units) != 1:
+                continue
+            unit = step.units[0]
+            mask = first_on.get(unit, 0)
+            first_on[unit] = mask | (1 << index)
+            shared = reach & mask
+            if shared:
+                earliest = (shared & -shared).bit_length() - 1
+                edges.append(CycleEdge(index, earliest, step.cost.duration, 1))
+        return edges
 
     def modulo_problem(self) -> tuple[list[ModuloOp], list[CycleEdge]]:
         """

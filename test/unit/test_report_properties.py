@@ -22,15 +22,21 @@ from __future__ import annotations
 import dataclasses
 import os
 import statistics
+from random import Random
 
 import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import strategies as st
 from kernel_strategies import GeneratedKernel, kernels
 
+from passes.analysis import DependenceGraph
 from passes.analysis.engines import default_costs
+from passes.order_model import BodyModel
 from passes.schedule_report import LoopReport, pass_pipeline, run_report
+from passes.scheduling import priority_order
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
+from pypto_dialect.pipeline import PipelineOp
 
 CTX = pypto_context()
 MODEL = default_costs()
@@ -147,6 +153,30 @@ def test_modelled_order_never_slows_the_lowered_loop(kernel: GeneratedKernel):
         assert alone.after is not None and by_category.after is not None
         limit = min(alone.after.time, by_category.after.time)
         assert chosen.after.time <= limit * (1 + TOLERANCE), alone.name
+
+
+@pytest.mark.slow
+@BUDGET
+@given(kernels(), st.randoms(use_true_random=False))
+def test_no_order_beats_the_body_bound(kernel: GeneratedKernel, random: Random):
+    """
+    `BodyModel.bound` (where `order=modelled` stops searching) is what no
+    legal order of a lowered body beats: the input, and random priority
+    orders on its dependence graph.
+    """
+    module = parse_module(CTX, kernel.text)
+    LOWER.apply(CTX, module)
+    for loop in [op for op in module.walk() if isinstance(op, PipelineOp)]:
+        body = BodyModel.prepare(loop, MODEL)
+        graph = DependenceGraph.build(loop.body.block)
+        size = len(body.ops)
+        orders = [list(range(size))]
+        for _ in range(3):
+            keys = [random.random() for _ in range(size)]
+            orders.append(priority_order(graph, keys))
+        for order in orders:
+            time = body.simulate(order).time_per_iteration
+            assert time >= body.bound * (1 - TOLERANCE), (order, time, body.bound)
 
 
 NESTED_BRANCHES = GeneratedKernel(
