@@ -19,7 +19,7 @@ from functools import cached_property
 
 from xdsl.ir import Operation
 
-from passes.analysis.engines import CostModel, OpCost
+from passes.analysis.engines import CostModel, OpCost, Unit
 from passes.analysis.modulo import ModuloOp
 from passes.analysis.recurrence import CycleEdge, max_cycle_ratio
 from passes.analysis.timeline import Loop, LoopModel, Step, Timeline
@@ -83,7 +83,9 @@ class BodyModel:
         """
         steps = self.loop.steps
         ancestors = [0] * len(steps)
-        first_on: dict[object, int] = {}
+        """Per step, the steps of its iteration it depends on, as a bit set."""
+        on_unit: dict[Unit, int] = {}
+        """Per unit, its steps so far, as a bit set."""
         edges: list[CycleEdge] = []
         for index, step in enumerate(steps):
             reach = 0
@@ -93,8 +95,8 @@ class BodyModel:
             if len(step.units) != 1:
                 continue
             unit = step.units[0]
-            mask = first_on.get(unit, 0)
-            first_on[unit] = mask | (1 << index)
+            mask = on_unit.get(unit, 0)
+            on_unit[unit] = mask | (1 << index)
             shared = reach & mask
             if shared:
                 earliest = (shared & -shared).bit_length() - 1

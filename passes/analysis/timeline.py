@@ -6,9 +6,10 @@ unit that issues its ops in program order, iteration after iteration. A
 scalar op (`arith`, loop control, `tile.read` / `tile.write`) and an op with
 regions run on the scalar unit at issue: they start when what they depend on
 has ended (a tile behind a set_flag / wait_flag pair) and hold the issue
-until they end (the scalar unit's busy time counts all of that time). Every other op is issued into its engine's in-order queue:
-the issue stalls while that queue already holds `queue_depth` waiting ops
-(with depth 0 an op is issued when it starts). A queued op starts when its
+until they end (the scalar unit's busy time counts all of that time). Every
+other op is issued into its engine's in-order queue: the issue stalls while
+that queue already holds `queue_depth` waiting ops (with depth 0 an op is
+issued when it starts). A queued op starts when its
 engine is free, when the ops it depends on have ended (SSA values, memory
 and loop-carried values, from the dependence graph of two consecutive
 iterations), and when the buffers it writes are free: each tile an op
