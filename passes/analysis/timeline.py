@@ -45,6 +45,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from operator import sub
 
 from xdsl.dialects import arith, scf
 from xdsl.ir import Block, Operation, SSAValue
@@ -725,34 +726,28 @@ def _tile_use(
 
 Pair = tuple[Unit, Unit]
 """An ordered pair of units a flag goes between."""
-Signals = dict[tuple[int, int], tuple[float, int]]
-"""(flag time, number) of the flags set, by (source, target)."""
-
-
-@dataclass(frozen=True, slots=True)
-class _WaitInfo:
-    """A step to wait for, as the simulation reads it."""
-
-    source: int
-    carried: bool
-    """Of the previous iteration."""
-    pair: Pair | None
-    """The units the flag goes between, if a flag carries it."""
-    reason: str
-    """The reason of a start it delays."""
+Signals = dict[int, tuple[float, int]]
+"""(flag time, number) of the flags set, by `source * steps + target`."""
+NO_PAIR = -1
+"""The pair of a wait no flag carries."""
 
 
 @dataclass(frozen=True, slots=True)
 class _StepInfo:
-    """A step's figures, as the simulation reads them for each iteration."""
+    """
+    A step's figures, as the simulation reads them for each iteration; units
+    and pairs of units by their numbers in the plan (`_Plan.units`).
+    """
 
-    units: tuple[Unit, ...]
-    queue: Unit | None
+    units: tuple[int, ...]
+    queue: int | None
     """The unit whose queue it waits in; None if it blocks the issue (`Step.blocking`)."""
     duration: float
     cores: tuple[Core | None, ...]
-    waits: tuple[_WaitInfo, ...]
-    """The steps of this iteration, then those of the previous one."""
+    same: tuple[tuple[int, int, str], ...]
+    """(step, pair or `NO_PAIR`, reason): the steps of this iteration it waits for."""
+    carried: tuple[tuple[int, int, str], ...]
+    """The same for the steps of the previous iteration."""
     earlier: tuple[tuple[int, bool, int, str], ...]
     """(step, flag, iterations back, reason): the readers of its slot (`Step.earlier`)."""
 
@@ -762,20 +757,22 @@ class _StepInfo:
         steps: Sequence[Step],
         same: Sequence[Wait],
         previous: Sequence[Wait],
+        number: Mapping[Unit, int],
     ) -> _StepInfo:
         step = steps[index]
-        units = step.units
-        waits = tuple(
-            _WaitInfo(
-                source,
-                carried,
-                (steps[source].units[0], units[0]) if flagged else None,
-                f"{Reason.DEPENDENCE} {steps[source].op.name}"
-                + (" (flag)" if flagged else ""),
+        units = tuple(number[unit] for unit in step.units)
+
+        def waits(sources: Sequence[Wait]) -> tuple[tuple[int, int, str], ...]:
+            return tuple(
+                (
+                    source,
+                    _pair(number, steps[source], step) if flagged else NO_PAIR,
+                    f"{Reason.DEPENDENCE} {steps[source].op.name}"
+                    + (" (flag)" if flagged else ""),
+                )
+                for source, flagged in sources
             )
-            for waits, carried in ((same, False), (previous, True))
-            for source, flagged in waits
-        )
+
         earlier = tuple(
             (
                 source,
@@ -790,26 +787,35 @@ class _StepInfo:
             None if step.blocking else units[0],
             step.cost.duration,
             step.cores,
-            waits,
+            waits(same),
+            waits(previous),
             earlier,
         )
 
 
-Flag = tuple[int, bool, Pair]
-"""A flag a step sets: its target, whether of the next iteration, its pair."""
+def _pair(number: Mapping[Unit, int], source: Step, target: Step) -> int:
+    """The number of the pair a flag from `source` to `target` goes between."""
+    return number[source.units[0]] * len(number) + number[target.units[0]]
+
+
+Flag = tuple[int, int, int]
+"""A flag a step sets: its key in `Signals`, 1 if of the next iteration (else 0), its pair."""
 
 
 def _flags(
-    steps: Sequence[Step], waits: Sequence[tuple[Sequence[Wait], Sequence[Wait]]]
+    steps: Sequence[Step],
+    waits: Sequence[tuple[Sequence[Wait], Sequence[Wait]]],
+    number: Mapping[Unit, int],
 ) -> list[list[Flag]]:
     """Per step, the flags it sets, from the waits (same, previous) of each."""
     flags: list[list[Flag]] = [[] for _ in steps]
+    count = len(steps)
     for target, (same, previous) in enumerate(waits):
-        for step_waits, carried in ((same, False), (previous, True)):
+        for step_waits, carried in ((same, 0), (previous, 1)):
             for source, flagged in step_waits:
                 if flagged:
-                    pair = (steps[source].units[0], steps[target].units[0])
-                    flags[source].append((target, carried, pair))
+                    pair = _pair(number, steps[source], steps[target])
+                    flags[source].append((source * count + target, carried, pair))
     return flags
 
 
@@ -821,6 +827,8 @@ class _Plan:
     """Per step, the steps it waits for: of this iteration, of the previous one."""
     carried_readers: Mapping[int, tuple[Wait, ...]]
     """The steps with loop-carried readers (waited for when they come first)."""
+    units: Mapping[Unit, int]
+    """The units the steps use, numbered."""
     info: list[_StepInfo]
     flags: list[list[Flag]]
     groups: list[list[int]]
@@ -848,6 +856,10 @@ class _Plan:
         # issue, on the scalar unit, until it ends.
         for unit, time in issue.items():
             busy[unit] = max(busy.get(unit, 0.0), time)
+        number: dict[Unit, int] = {}
+        for step in steps:
+            for unit in step.units:
+                number.setdefault(unit, len(number))
         return _Plan(
             waits,
             {
@@ -855,8 +867,9 @@ class _Plan:
                 for i, step in enumerate(steps)
                 if step.carried_readers
             },
-            [_StepInfo.of(i, steps, *pair) for i, pair in enumerate(waits)],
-            _flags(steps, waits),
+            number,
+            [_StepInfo.of(i, steps, *pair, number) for i, pair in enumerate(waits)],
+            _flags(steps, waits, number),
             list(groups.values()),
             busy,
         )
@@ -886,13 +899,15 @@ class _Run:
             # The loop-carried readers that come first in this order wait
             # for them too: the waits of their producers, and so the flags.
             self._wait_for_carried_readers(plan, order)
-        units = {unit for step in self.steps for unit in step.units}
-        self.free = dict.fromkeys(units, 0.0)
-        self.waiting = {unit: deque[float](maxlen=self.depth) for unit in units}
-        self.issue: dict[Core | None, float] = {}
-        self.created: dict[Pair, int] = {}
+        units = len(plan.units)
+        self.free = [0.0] * units
+        self.waiting = [deque[float](maxlen=self.depth) for _ in range(units)]
+        self.issue: dict[Core | None, float] = {
+            core: 0.0 for step in self.steps for core in step.cores
+        }
+        self.created = [0] * units * units
         """Flags set so far per pair."""
-        self.released: dict[Pair, dict[int, float]] = {}
+        self.released: list[dict[int, float]] = [{} for _ in range(units * units)]
         """When each recent flag of a pair was waited for, by its number."""
         self.signals_before: Signals = {}
         """The flags the previous iteration set for this one."""
@@ -910,18 +925,21 @@ class _Run:
         """The waits and flags of `plan` with the carried readers that come first."""
         position = {step: n for n, step in enumerate(order)}
         waits = list(plan.waits)
+        changed: list[int] = []
         for producer, readers in plan.carried_readers.items():
             first = tuple(w for w in readers if position[w[0]] < position[producer])
             if first:
                 same, previous = waits[producer]
                 waits[producer] = ((*same, *first), previous)
-        if waits == plan.waits:
+                changed.append(producer)
+        if not changed:
             return
-        self.info = [
-            _StepInfo.of(i, self.steps, same, previous)
-            for i, (same, previous) in enumerate(waits)
-        ]
-        self.flags = _flags(self.steps, waits)
+        self.info = list(plan.info)
+        for producer in changed:
+            self.info[producer] = _StepInfo.of(
+                producer, self.steps, *waits[producer], plan.units
+            )
+        self.flags = _flags(self.steps, waits, plan.units)
 
     def _history(self) -> int:
         """
@@ -933,11 +951,11 @@ class _Run:
         ids may be (`ceil(budget / flags per iteration) + 1`), and the
         readers of the slots the body rotates through (F iterations back).
         """
-        queued: dict[Unit, int] = {}
-        for step in self.steps:
-            if not step.blocking:
-                queued[step.units[0]] = queued.get(step.units[0], 0) + 1
-        flags: dict[Pair, int] = {}
+        queued: dict[int, int] = {}
+        for info in self.info:
+            if info.queue is not None:
+                queued[info.queue] = queued.get(info.queue, 0) + 1
+        flags: dict[int, int] = {}
         for step_flags in self.flags:
             for _, _, pair in step_flags:
                 flags[pair] = flags.get(pair, 0) + 1
@@ -950,7 +968,7 @@ class _Run:
             ]
         )
 
-    def iteration(self) -> None:
+    def iteration(self) -> None:  # noqa: PLR0915 (one frame: a call per step costs a tenth)
         """
         Simulate one more iteration: for each step in issue order, when the
         issue reaches it, when it is issued (later if its queue is full),
@@ -963,50 +981,72 @@ class _Run:
         reasons = [""] * count
         previous = self.ends[-1] if self.ends else None
         signals: tuple[Signals, Signals] = ({}, {})  # this iteration's, the next's
-        signals_before = self.signals_before
-        depth, sync, free, issue_of = self.depth, self.sync, self.free, self.issue
+        now_signals, signals_before = signals[0], self.signals_before
+        depth, sync, budget = self.depth, self.sync, self.budget
+        free, waiting, issue_of = self.free, self.waiting, self.issue
+        released = self.released
+        infos, flags_of = self.info, self.flags
         for i in self.order:
-            info = self.info[i]
-            reach = max([issue_of.get(core, 0.0) for core in info.cores])
-            issue = reach
-            if info.queue is None:
-                start = max([issue, *(free[u] for u in info.units)])
+            info = infos[i]
+            cores = info.cores
+            if len(cores) == 1:
+                reach = issue_of[cores[0]]
             else:
-                queue = self.waiting[info.queue]
-                if depth and len(queue) == depth and queue[0] > issue:
-                    issue = queue[0]
-                start = max(issue, free[info.queue])
+                reach = max([issue_of[core] for core in cores])
+            issue = reach
+            queue = info.queue
+            if queue is None:
+                units = info.units
+                start = (
+                    max(issue, free[units[0]])
+                    if len(units) == 1
+                    else max([issue, *(free[u] for u in units)])
+                )
+            else:
+                queued = waiting[queue]
+                if depth and len(queued) == depth and queued[0] > issue:
+                    issue = queued[0]
+                start = max(issue, free[queue])
             reason = Reason.ENGINE if start > issue else ""
-            consumed: list[tuple[Pair, int]] = []
-            for wait in info.waits:
-                if wait.carried:
-                    if previous is None:
-                        continue
-                    ready, found = previous[wait.source], signals_before
-                else:
-                    ready, found = ends[wait.source], signals[0]
+            consumed: list[tuple[int, int]] = []
+            for source, pair, why in info.same:
+                ready = ends[source]
                 if (
-                    wait.pair is not None
-                    and (signal := found.get((wait.source, i))) is not None
+                    pair != NO_PAIR
+                    and (signal := now_signals.get(source * count + i)) is not None
                 ):
                     ready = signal[0] + sync
-                    consumed.append((wait.pair, signal[1]))
+                    consumed.append((pair, signal[1]))
                 if ready > start:
-                    start, reason = ready, wait.reason
+                    start, reason = ready, why
+            if previous is not None:
+                for source, pair, why in info.carried:
+                    ready = previous[source]
+                    if (
+                        pair != NO_PAIR
+                        and (signal := signals_before.get(source * count + i))
+                        is not None
+                    ):
+                        ready = signal[0] + sync
+                        consumed.append((pair, signal[1]))
+                    if ready > start:
+                        start, reason = ready, why
             if info.earlier:
                 start, reason = self._wait_for_slot(info, start, reason)
-            if consumed:
-                self._release(consumed, start)
+            # The event ids of the flags it waited for, released at its start.
+            for pair, number in consumed:
+                recent = released[pair]
+                recent[number] = start
+                recent.pop(number - 2 * budget, None)
             end = start + info.duration
-            flag_time = self._set_flags(i, end, signals) if self.flags[i] else end
-            for core in info.cores:
-                issue_of[core] = (
-                    flag_time if info.queue is None else (issue if depth else start)
-                )
+            flag_time = self._set_flags(i, end, signals) if flags_of[i] else end
+            next_issue = flag_time if queue is None else (issue if depth else start)
+            for core in cores:
+                issue_of[core] = next_issue
             for unit in info.units:
                 free[unit] = flag_time
-            if info.queue is not None:
-                self.waiting[info.queue].append(start)
+            if queue is not None:
+                waiting[queue].append(start)
             starts[i], ends[i], reasons[i] = start, end, reason
             reached[i], issued[i] = reach, issue
         self.signals_before = signals[1]
@@ -1016,12 +1056,23 @@ class _Run:
         self.issued.append(tuple(issued))
         self.reasons.append(tuple(reasons))
 
-    def _release(self, consumed: Sequence[tuple[Pair, int]], start: float) -> None:
-        """The event ids of the flags a step waited for, released at its `start`."""
-        for pair, number in consumed:
-            released = self.released.setdefault(pair, {})
-            released[number] = start
-            released.pop(number - 2 * self.budget, None)
+    def _set_flags(
+        self, index: int, end: float, signals: tuple[Signals, Signals]
+    ) -> float:
+        """
+        Set the flags of step `index` (ended at `end`), each with an event id
+        of its pair; returns when the last is set (its units wait till then).
+        """
+        created, released, budget = self.created, self.released, self.budget
+        flag_time = end
+        for key, carried, pair in self.flags[index]:
+            number = created[pair]
+            created[pair] = number + 1
+            earlier = released[pair].get(number - budget)
+            if earlier is not None and earlier > flag_time:
+                flag_time = earlier  # waits for a free event id
+            signals[carried][key] = (flag_time, number)
+        return flag_time
 
     def _wait_for_slot(
         self, info: _StepInfo, start: float, reason: str
@@ -1034,23 +1085,6 @@ class _Run:
                 if ready > start:
                     start, reason = ready, why
         return start, reason
-
-    def _set_flags(
-        self, index: int, end: float, signals: tuple[Signals, Signals]
-    ) -> float:
-        """
-        Set the flags of step `index` (ended at `end`), each with an event id
-        of its pair; returns when the last is set (its units wait till then).
-        """
-        flag_time = end
-        for target, carried, pair in self.flags[index]:
-            number = self.created.get(pair, 0)
-            self.created[pair] = number + 1
-            earlier = self.released.get(pair, {}).get(number - self.budget)
-            if earlier is not None and earlier > flag_time:
-                flag_time = earlier  # waits for a free event id
-            signals[carried][(index, target)] = (flag_time, number)
-        return flag_time
 
     def until_periodic(self, min_iterations: int, max_iterations: int) -> Period | None:
         """
@@ -1108,15 +1142,23 @@ class _Run:
                 return None
             shifts = [starts[last][g[0]] - starts[last - c][g[0]] for g in self.groups]
             if all(
-                _close(now[i] - then[i], shift)
-                for group, shift in zip(self.groups, shifts, strict=True)
+                _shifted(times[last - k], times[last - k - c], group, shift)
                 for k in range(self.history)
                 for times in (starts, issued)
-                for now, then in ((times[last - k], times[last - k - c]),)
-                for i in group
+                for group, shift in zip(self.groups, shifts, strict=True)
             ):
                 return Period(c, max(shifts) / c)
         return None
+
+
+def _shifted(
+    now: Sequence[float], then: Sequence[float], group: Sequence[int], shift: float
+) -> bool:
+    """Whether the times of `group` in `now` are those of `then` plus `shift` (up to rounding)."""
+    if len(group) != len(now):
+        now, then = [now[i] for i in group], [then[i] for i in group]
+    differences = set(map(sub, now, then))
+    return differences == {shift} or all(_close(d, shift) for d in differences)
 
 
 @dataclass(frozen=True)
