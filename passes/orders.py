@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from xdsl.ir import Operation
 
 from passes import order_modelled
-from passes.analysis import DependenceGraph
+from passes.analysis import DependenceGraph, OpSummaries
 from passes.analysis.engines import (
     CostModel,
     OpCost,
@@ -52,9 +52,9 @@ class Orders:
     choices: dict[Shape, Choice] = field(default_factory=dict[Shape, Choice])
 
     def op_cost(self, op: Operation) -> OpCost:
-        """`op_cost` on the model, memoized."""
+        """`op_cost` on the model, memoized (the nested ops' costs too)."""
         if op.regions:
-            return op_cost(op, self.model, self.costs)
+            return op_cost(op, self.model, self.costs, self.op_cost)
         signature = (
             type(op),
             tuple([value.type for value in op.operands]),
@@ -116,10 +116,13 @@ class Orders:
         category: tuple[Sequence[int], Sequence[ScheduleKey]],
         graph: Callable[[], DependenceGraph],
         shape: Shape | None,
+        *,
+        summaries: OpSummaries,
     ) -> Choice:
         """
         `order=modelled`'s choice for the body of `loop` (`category`: that
-        order and its keys), remembered for `shape` if the body was searched.
+        order and its keys), remembered for `shape` if the body was searched;
+        `summaries`, those `graph` is built with.
         """
         order, keys = category
         body = Body(
@@ -127,7 +130,7 @@ class Orders:
             self.total_ops(schedulable_ops(loop.body.block)),
             policy,
             Candidate("category", tuple(order), keys),
-            lambda: BodyModel.prepare(loop, self.model, self.op_cost),
+            lambda: BodyModel.prepare(loop, self.model, self.op_cost, summaries),
             graph,
         )
         choice = choose_order(body, self.explain)
