@@ -69,7 +69,7 @@ from passes.analysis.summaries import OpSummaries
 from passes.cloning import clone_op
 from pypto_dialect.allocation import BindOp, filled_binding
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
-from pypto_dialect.tile import RowReductionOp
+from pypto_dialect.tile import RowReductionOp, TPopOp, TPushOp
 from pypto_dialect.types import MemorySpace, TileType
 
 Schedule = tuple[tuple[float, ...], ...]
@@ -507,8 +507,11 @@ def _loop_cores(
 ) -> tuple[Core, ...]:
     """Both cores if the body's ops need both, else () (one core)."""
     cores = {unit.core for cost in costs for unit in cost.units if unit.core}
+    # Any other op is issued by the core of its unit, counted above.
     cores |= {
-        core for op in ops if not op.regions and (core := issuing_core(op, model))
+        core
+        for op in ops
+        if isinstance(op, TPushOp | TPopOp) and (core := issuing_core(op, model))
     }
     return tuple(c for c in Core if c in cores) if len(cores) > 1 else ()
 
