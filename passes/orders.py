@@ -43,7 +43,7 @@ class Orders:
     model: CostModel
     explain: bool = False
     costs: dict[Operation, OpCost] = field(default_factory=dict[Operation, OpCost])
-    """The costs of the ops with regions."""
+    """The cost of each op costed (of a nest, each op once)."""
     signatures: dict[Hashable, OpCost] = field(default_factory=dict[Hashable, OpCost])
     """The costs of the other ops by what they depend on: class, types, properties."""
     totals: dict[Operation, int] = field(default_factory=dict[Operation, int])
@@ -53,6 +53,8 @@ class Orders:
 
     def op_cost(self, op: Operation) -> OpCost:
         """`op_cost` on the model, memoized (the nested ops' costs too)."""
+        if (cost := self.costs.get(op)) is not None:
+            return cost
         if op.regions:
             return op_cost(op, self.model, self.costs, self.op_cost)
         signature = (
@@ -64,6 +66,7 @@ class Orders:
         cost = self.signatures.get(signature)
         if cost is None:
             cost = self.signatures[signature] = op_cost(op, self.model)
+        self.costs[op] = cost
         return cost
 
     def op_costs(self, ops: Sequence[Operation]) -> list[OpCost]:

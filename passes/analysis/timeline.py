@@ -665,22 +665,27 @@ def dependence_edges(
     if found is None:
         return copied_edges(ops, loop)
     size = len(ops)
-    index_of = {op: index for index, op in enumerate(ops)}
+    index_of = {id(op): index for index, op in enumerate(ops)}.get
+    # A folded binding's edges are its producer's (`_producer`); none go into it.
+    folded = [_folded_producer(op) for op in ops]
+    producer = [
+        index if into is None else index_of(id(into))
+        for index, into in enumerate(folded)
+    ]
     edges: list[DependenceEdge] = []
     for node, sources in enumerate(found.predecessors):
         carried = node >= size
         target = node - size if carried else node
-        target_op = ops[target]
-        if _is_folded(target_op):
+        if folded[target] is not None:
             continue
+        target_op = ops[target]
         renamed = found.previous_value if carried else _same_value
         for source, reasons in sources.items():
             if source >= size:
                 continue  # the next iteration's own edges repeat this one's
-            source_op = ops[source]
-            source_index = index_of.get(_producer(source_op))
+            source_index = producer[source]
             if source_index is not None:
-                use = _tile_use(source_op, target_op, reasons, renamed)
+                use = _tile_use(ops[source], target_op, reasons, renamed)
                 edges.append(DependenceEdge(source_index, target, carried, use))
     return edges
 
