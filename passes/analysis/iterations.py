@@ -80,10 +80,12 @@ def iterations(
     if loop is not None:
         shift = _Shift(loop, summaries.forms)
         for accesses in visited:
-            moved = None if accesses is None else shift.accesses(accesses)
-            if moved is _UNSHIFTABLE:
+            if accesses is None:  # unknown effects, in every iteration
+                shifted.append(None)
+            elif (moved := shift.accesses(accesses)) is None:
                 return None
-            shifted.append(moved)
+            else:
+                shifted.append(moved)
         terminator = block.last_op
         if terminator is not None and terminator.has_trait(IsTerminator):
             yielded = dict(zip(block.args[1:], terminator.operands, strict=False))
@@ -114,10 +116,6 @@ def iterations(
     return found
 
 
-_UNSHIFTABLE: Sequence[MemoryAccess] = ()
-"""`_Shift.accesses` of accesses that depend on a value the next iteration renames."""
-
-
 class _Shift:
     """The accesses of a loop body's next iteration: the induction variable one step further."""
 
@@ -126,23 +124,27 @@ class _Shift:
         self.induction_var = loop.body.block.args[0]
         self.step = forms.of(loop.step)
         self._renamed: dict[int, bool] = {}
+        """By the `id` of a value (kept alive in `_values`): `_is_renamed`."""
         self._values: list[SSAValue] = []
 
-    def accesses(self, accesses: Sequence[MemoryAccess]) -> Sequence[MemoryAccess]:
-        """The shifted accesses, or `_UNSHIFTABLE`."""
+    def accesses(
+        self, accesses: Sequence[MemoryAccess]
+    ) -> Sequence[MemoryAccess] | None:
+        """The accesses one step further, None if one depends on a renamed value."""
         moved: list[MemoryAccess] = []
         for access in accesses:
             if access.value is not None and self._is_renamed(access.value):
-                return _UNSHIFTABLE
+                return None
             window = self.window(access.window)
             if window is None:
-                return _UNSHIFTABLE
+                return None
             moved.append(
                 access if window is access.window else access._replace(window=window)
             )
         return moved
 
     def window(self, window: Window) -> Window | None:
+        """The window one step further, None if it depends on a renamed value."""
         if window.is_anywhere:
             return window
         dims: list[WindowDim] = []
