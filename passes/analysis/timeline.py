@@ -356,6 +356,8 @@ class LoopModel:
                 def waits(
                     sources: set[int], core: Core | None = core, cost: OpCost = cost
                 ) -> tuple[Wait, ...]:
+                    if not sources:
+                        return ()
                     return tuple(
                         (s, not register[source] and source_cost.units != cost.units)
                         for source in sorted(sources)
