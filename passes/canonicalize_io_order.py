@@ -165,7 +165,12 @@ class CanonicalizeIOOrderPattern(RewritePattern):
             keys = schedule_keys(ops, policy)
             category = self._priority_order(ops, keys, {}, graphs)
             choice = self.orders.choose(
-                loop, policy, (category, keys), graphs.get, shape
+                loop,
+                policy,
+                (category, keys),
+                graphs.get,
+                shape,
+                summaries=self.summaries,
             )
         chosen = choice.chosen
         notes = tuple(choice.explain()) if self.explain else ()

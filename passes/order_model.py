@@ -22,6 +22,7 @@ from xdsl.ir import Operation
 from passes.analysis.engines import CostModel, OpCost, Unit
 from passes.analysis.modulo import ModuloOp
 from passes.analysis.recurrence import CycleEdge, max_cycle_ratio
+from passes.analysis.summaries import OpSummaries
 from passes.analysis.timeline import Loop, LoopModel, Step, Timeline
 
 
@@ -33,10 +34,16 @@ class BodyModel:
 
     @staticmethod
     def prepare(
-        loop: Loop, model: CostModel, cost: Callable[[Operation], OpCost] | None = None
+        loop: Loop,
+        model: CostModel,
+        cost: Callable[[Operation], OpCost] | None = None,
+        summaries: OpSummaries | None = None,
     ) -> BodyModel:
-        """The model of `loop`'s body (`cost`: the cost of an op, if memoized)."""
-        return BodyModel(LoopModel.prepare(loop, model, cost))
+        """
+        The model of `loop`'s body (`cost`: the cost of an op, if memoized;
+        `summaries`: the accesses of ops, if shared).
+        """
+        return BodyModel(LoopModel.prepare(loop, model, cost, summaries))
 
     @property
     def ops(self) -> tuple[Operation, ...]:

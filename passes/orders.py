@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from xdsl.ir import Operation
 
 from passes import order_modelled
-from passes.analysis import DependenceGraph
+from passes.analysis import DependenceGraph, OpSummaries
 from passes.analysis.engines import (
     CostModel,
     OpCost,
@@ -43,7 +43,7 @@ class Orders:
     model: CostModel
     explain: bool = False
     costs: dict[Operation, OpCost] = field(default_factory=dict[Operation, OpCost])
-    """The costs of the ops with regions."""
+    """The cost of each op costed (of a nest, each op once)."""
     signatures: dict[Hashable, OpCost] = field(default_factory=dict[Hashable, OpCost])
     """The costs of the other ops by what they depend on: class, types, properties."""
     totals: dict[Operation, int] = field(default_factory=dict[Operation, int])
@@ -52,9 +52,11 @@ class Orders:
     choices: dict[Shape, Choice] = field(default_factory=dict[Shape, Choice])
 
     def op_cost(self, op: Operation) -> OpCost:
-        """`op_cost` on the model, memoized."""
+        """`op_cost` on the model, memoized (the nested ops' costs too)."""
+        if (cost := self.costs.get(op)) is not None:
+            return cost
         if op.regions:
-            return op_cost(op, self.model, self.costs)
+            return op_cost(op, self.model, self.costs, self.op_cost)
         signature = (
             type(op),
             tuple([value.type for value in op.operands]),
@@ -64,6 +66,7 @@ class Orders:
         cost = self.signatures.get(signature)
         if cost is None:
             cost = self.signatures[signature] = op_cost(op, self.model)
+        self.costs[op] = cost
         return cost
 
     def op_costs(self, ops: Sequence[Operation]) -> list[OpCost]:
@@ -116,10 +119,13 @@ class Orders:
         category: tuple[Sequence[int], Sequence[ScheduleKey]],
         graph: Callable[[], DependenceGraph],
         shape: Shape | None,
+        *,
+        summaries: OpSummaries,
     ) -> Choice:
         """
         `order=modelled`'s choice for the body of `loop` (`category`: that
-        order and its keys), remembered for `shape` if the body was searched.
+        order and its keys), remembered for `shape` if the body was searched;
+        `summaries`, those `graph` is built with.
         """
         order, keys = category
         body = Body(
@@ -127,7 +133,7 @@ class Orders:
             self.total_ops(schedulable_ops(loop.body.block)),
             policy,
             Candidate("category", tuple(order), keys),
-            lambda: BodyModel.prepare(loop, self.model, self.op_cost),
+            lambda: BodyModel.prepare(loop, self.model, self.op_cost, summaries),
             graph,
         )
         choice = choose_order(body, self.explain)

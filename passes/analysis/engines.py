@@ -428,7 +428,10 @@ def _region_repeats(op: Operation) -> int | None:
 
 
 def op_cost(
-    op: Operation, model: CostModel, known: dict[Operation, OpCost] | None = None
+    op: Operation,
+    model: CostModel,
+    known: dict[Operation, OpCost] | None = None,
+    nested_cost: Callable[[Operation], OpCost] | None = None,
 ) -> OpCost:
     """
     The cost of `op`: its engine's latency plus work over bandwidth, on its
@@ -437,7 +440,8 @@ def op_cost(
     costliest region). `known` memoizes the costs of ops with regions on
     `model` (their nested ops included), so that a nest whose blocks are
     costed one after the other is costed once (an op's cost does not depend
-    on the order of the ops in its blocks).
+    on the order of the ops in its blocks); `nested_cost`, if given, costs
+    the nested ops (a caller's memoized `op_cost`).
     """
     if not op.regions:
         unit = unit_of(op, model)
@@ -448,6 +452,8 @@ def op_cost(
     regions = [
         _total(
             op_cost(nested, model, known)
+            if nested_cost is None
+            else nested_cost(nested)
             for block in region.blocks
             for nested in block.ops
             if not nested.has_trait(IsTerminator)

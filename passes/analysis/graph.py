@@ -68,37 +68,7 @@ class DependenceGraph:
         frontier = MemoryFrontier(graph.add_edge)
         source_of, add_edge = graph._index.get, graph.add_edge
         ssa = DependenceKind.SSA
-        # The writes first: the window reads no write may touch are left out
-        # (their accesses, and windows, are not even computed), also where
-        # they are nested in an op (its `Outline`).
-        read_tensors: list[tuple[SSAValue, ...]] = []
-        found: list[Sequence[MemoryAccess] | None] = []
-        writes = BlockWrites()
-        slots = summaries.slots_in(block)
-        for op in graph.ops:
-            effects = CLASS_EFFECTS_OF(type(op)) or class_effects(type(op))
-            if (
-                slots
-                and effects is not ClassEffects.OTHER
-                and summaries.slot_accesses(op)
-            ):
-                effects = ClassEffects.OTHER  # what its class says, and its slots
-            if effects is ClassEffects.OTHER:
-                outline = summaries.outline(op) if op.regions else None
-                accesses = (
-                    summaries.accesses(op) if outline is None else outline.accesses
-                )
-                if accesses != ():
-                    writes.add(accesses)
-                found.append(accesses)
-                read_tensors.append(() if outline is None else outline.read_tensors)
-            else:
-                found.append(())
-                read_tensors.append(
-                    (cast(TensorWindowAccess, op).accessed_tensor,)
-                    if effects is ClassEffects.WINDOW_READ
-                    else ()
-                )
+        visited = visited_accesses(block, graph.ops, summaries)
         for index, op in enumerate(graph.ops):
             # Region-free ops: their operands (a repeated one adds no edge
             # twice), as xDSL's tuple (its `operands` view costs two calls).
@@ -115,11 +85,7 @@ class DependenceGraph:
                         index,
                         tuple.__new__(Dependence, (ssa, value, None)),  # pyright: ignore[reportUnknownMemberType]
                     )
-            accesses = found[index]
-            tensors = read_tensors[index]
-            if tensors and any(map(writes.may_write, tensors)):
-                accesses = summaries.accesses(op)
-            if accesses != ():
+            if (accesses := visited[index]) != ():
                 frontier.visit(index, accesses)
         graph.num_comparisons = frontier.num_comparisons
         return graph
@@ -177,3 +143,42 @@ def schedulable_ops(block: Block) -> list[Operation]:
     if ops and (ops[-1].has_trait(IsTerminator) or isinstance(ops[-1], UnregisteredOp)):
         ops.pop()
     return ops
+
+
+def visited_accesses(
+    block: Block, ops: Sequence[Operation], summaries: OpSummaries
+) -> list[Sequence[MemoryAccess] | None]:
+    """
+    The accesses the frontier visits for each of `ops` (ops of `block`, in
+    program order), None for unknown effects: () for an op whose accesses
+    conflict with nothing among `ops`, the window reads no write may touch
+    left out (their accesses, and windows, not even computed), also where
+    they are nested in an op (its `Outline`).
+    """
+    read_tensors: list[tuple[SSAValue, ...]] = []
+    found: list[Sequence[MemoryAccess] | None] = []
+    writes = BlockWrites()
+    slots = summaries.slots_in(block)
+    for op in ops:
+        effects = CLASS_EFFECTS_OF(type(op)) or class_effects(type(op))
+        if slots and effects is not ClassEffects.OTHER and summaries.slot_accesses(op):
+            effects = ClassEffects.OTHER  # what its class says, and its slots
+        if effects is ClassEffects.OTHER:
+            outline = summaries.outline(op) if op.regions else None
+            accesses = summaries.accesses(op) if outline is None else outline.accesses
+            if accesses != ():
+                writes.add(accesses)
+            found.append(accesses)
+            read_tensors.append(() if outline is None else outline.read_tensors)
+        else:
+            found.append(())
+            read_tensors.append(
+                (cast(TensorWindowAccess, op).accessed_tensor,)
+                if effects is ClassEffects.WINDOW_READ
+                else ()
+            )
+    for index, op in enumerate(ops):
+        tensors = read_tensors[index]
+        if tensors and any(map(writes.may_write, tensors)):
+            found[index] = summaries.accesses(op)
+    return found

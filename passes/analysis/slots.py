@@ -33,12 +33,13 @@ from passes.analysis.engines import padded_bytes
 from passes.analysis.windows import LinearForm, LinearForms, Window, WindowDim
 from pypto_dialect.allocation import AllocOp, BindOp, filled_binding
 from pypto_dialect.constants import constant_int
-from pypto_dialect.types import TileType
+from pypto_dialect.types import AllocType, TileType
 
 __all__ = [
     "binding_of",
     "declared_bytes",
     "filled_binding",
+    "rotation_modulus",
     "slot_period",
     "slot_window",
 ]
@@ -72,6 +73,18 @@ def _slot_form(index: SSAValue, binding: BindOp, forms: LinearForms) -> LinearFo
         return LinearForm(constant=remainder if dividend.constant >= 0 else -remainder)
     marker = (binding.allocation, modulus)
     return LinearForm(dividend.symbolic | {marker}, dividend.constant % modulus)
+
+
+def rotation_modulus(form: LinearForm) -> int | None:
+    """The modulus of a slot's form marked as a rotation (`_slot_form`), None if unmarked."""
+    return next(
+        (
+            modulus
+            for atom, modulus in form.symbolic
+            if isinstance(atom.type, AllocType)
+        ),
+        None,
+    )
 
 
 def slot_period(binding: BindOp, induction_var: SSAValue, step: SSAValue) -> int:

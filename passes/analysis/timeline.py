@@ -64,15 +64,14 @@ from passes.analysis.engines import (
     updated_in_place,
 )
 from passes.analysis.graph import DependenceGraph, schedulable_ops
+from passes.analysis.iterations import Loop, iterations
 from passes.analysis.slots import declared_bytes, slot_period
+from passes.analysis.summaries import OpSummaries
 from passes.cloning import clone_op
 from pypto_dialect.allocation import BindOp, filled_binding
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
-from pypto_dialect.pipeline import PipelineOp
-from pypto_dialect.tile import RowReductionOp
+from pypto_dialect.tile import RowReductionOp, TPopOp, TPushOp
 from pypto_dialect.types import MemorySpace, TileType
-
-Loop = scf.ForOp | PipelineOp
 
 Schedule = tuple[tuple[float, ...], ...]
 """Per simulated iteration, a time per step of the body."""
@@ -288,14 +287,17 @@ class LoopModel:
         loop: Loop,
         model: CostModel,
         cost: Callable[[Operation], OpCost] | None = None,
+        summaries: OpSummaries | None = None,
     ) -> LoopModel:
         """
         The steps of `loop`'s body, with loop-carried dependences; `cost`
         gives the cost of an op on `model` (default: `op_cost`; a caller
-        may memoize it).
+        may memoize it), `summaries` the accesses of its ops (a caller may
+        share them).
         """
         ops = schedulable_ops(loop.body.block)
-        return cls._build(loop, ops, dependence_edges(ops, loop), model, cost)
+        edges = dependence_edges(ops, loop, summaries)
+        return cls._build(loop, ops, edges, model, cost)
 
     @classmethod
     def straight(cls, ops: Sequence[Operation], model: CostModel) -> LoopModel:
@@ -355,6 +357,8 @@ class LoopModel:
                 def waits(
                     sources: set[int], core: Core | None = core, cost: OpCost = cost
                 ) -> tuple[Wait, ...]:
+                    if not sources:
+                        return ()
                     return tuple(
                         (s, not register[source] and source_cost.units != cost.units)
                         for source in sorted(sources)
@@ -506,8 +510,11 @@ def _loop_cores(
 ) -> tuple[Core, ...]:
     """Both cores if the body's ops need both, else () (one core)."""
     cores = {unit.core for cost in costs for unit in cost.units if unit.core}
+    # Any other op is issued by the core of its unit, counted above.
     cores |= {
-        core for op in ops if not op.regions and (core := issuing_core(op, model))
+        core
+        for op in ops
+        if isinstance(op, TPushOp | TPopOp) and (core := issuing_core(op, model))
     }
     return tuple(c for c in Core if c in cores) if len(cores) > 1 else ()
 
@@ -645,15 +652,54 @@ def _rotation(op: Operation, loop: Loop | None) -> int:
 
 
 def dependence_edges(
-    ops: Sequence[Operation], loop: Loop | None
+    ops: Sequence[Operation],
+    loop: Loop | None,
+    summaries: OpSummaries | None = None,
 ) -> list[DependenceEdge]:
     """
     The edges of the dependence graph of the ops (SSA and memory; the reuse
-    of a buffer is not one): for a loop, of two consecutive iterations (the
-    body cloned twice into a scratch block, the second clone with the
-    induction variable plus the step and the first's yielded values for the
-    iter_args; carried edges go from the first clone to the second); without
-    a loop, of one copy.
+    of a buffer is not one): for a loop, of two consecutive iterations
+    (`iterations.py`; carried edges go from the first to the second), or,
+    where the second iteration's accesses are not the first's shifted, of
+    two copies of the body (`copied_edges`); without a loop, of one
+    iteration. `summaries` may be shared with other analyses of the module.
+    """
+    found = iterations(ops, loop, summaries or OpSummaries())
+    if found is None:
+        return copied_edges(ops, loop)
+    size = len(ops)
+    index_of = {id(op): index for index, op in enumerate(ops)}.get
+    # A folded binding's edges are its producer's (`_producer`); none go into it.
+    folded = [_folded_producer(op) for op in ops]
+    producer = [
+        index if into is None else index_of(id(into))
+        for index, into in enumerate(folded)
+    ]
+    edges: list[DependenceEdge] = []
+    for node, sources in enumerate(found.predecessors):
+        carried = node >= size
+        target = node - size if carried else node
+        if folded[target] is not None:
+            continue
+        target_op = ops[target]
+        renamed = found.previous_value if carried else _same_value
+        for source, reasons in sources.items():
+            if source >= size:
+                continue  # the next iteration's own edges repeat this one's
+            source_index = producer[source]
+            if source_index is not None:
+                use = _tile_use(ops[source], target_op, reasons, renamed)
+                edges.append(DependenceEdge(source_index, target, carried, use))
+    return edges
+
+
+def copied_edges(ops: Sequence[Operation], loop: Loop | None) -> list[DependenceEdge]:
+    """
+    `dependence_edges` from the dependence graph of copies of the ops: for
+    a loop, of two consecutive iterations (the body cloned twice into a
+    scratch block, the second clone with the induction variable plus the
+    step and the first's yielded values for the iter_args; carried edges go
+    from the first clone to the second); without a loop, of one copy.
     """
     scratch = Block()
 
@@ -682,6 +728,8 @@ def dependence_edges(
                 zip(iter_args, (first.get(v, v) for v in yielded), strict=False)
             )
             seconds = add_copy(second)
+        # A terminator: the last copy, if unregistered, may not pass for one.
+        scratch.add_op(scf.YieldOp())
         graph = DependenceGraph.build(scratch)
         edges: list[DependenceEdge] = []
         for target, target_op in enumerate(graph.ops):
@@ -702,10 +750,21 @@ def dependence_edges(
             scratch.erase_op(op, safe_erase=False)
 
 
+def _same_value(value: SSAValue | None) -> SSAValue | None:
+    return value
+
+
 def _tile_use(
-    source: Operation, target: Operation, reasons: Sequence[Dependence]
+    source: Operation,
+    target: Operation,
+    reasons: Sequence[Dependence],
+    renamed: Callable[[SSAValue | None], SSAValue | None] = _same_value,
 ) -> bool | None:
-    """Whether `target` uses a tile `source` produces: in place (True) or not."""
+    """
+    Whether `target` uses a tile `source` produces: in place (True) or not;
+    `renamed` gives the value of `source`'s iteration that a value of
+    `target`'s is.
+    """
     used = [
         reason.value
         for reason in reasons
@@ -716,7 +775,7 @@ def _tile_use(
     ]
     if not used:
         return None
-    return updated_in_place(target) in used
+    return renamed(updated_in_place(target)) in used
 
 
 # --------------------------------------------------------------------------- #
