@@ -275,6 +275,10 @@ def check_lowered(pipelines: Sequence[PipelineOp]) -> None:
     )
 
 
+SEARCH_BUDGET = 60_000
+"""The default `search-budget`: body ops `order=modelled` simulates at most per block."""
+
+
 @dataclass(frozen=True)
 class CanonicalizeIOOrderPass(ModulePass):
     """
@@ -300,15 +304,26 @@ class CanonicalizeIOOrderPass(ModulePass):
     """`category` (PyPTO's), `engine` or `modelled`: see the pass's page."""
     costs: str = ""
     """A JSON cost table for `engine` and `modelled` (default: the bundled one)."""
+    search_budget: int = SEARCH_BUDGET
+    """
+    `modelled` simulates at most this many body ops per block (over its
+    candidates and local search; the input and `category` always): lower
+    is faster, higher may find faster orders.
+    """
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         order = _parse_order(self.order)
+        if self.search_budget < 0:
+            raise PassFailedException(
+                "canonicalize-io-order: search-budget must be 0 or more, "
+                f"got {self.search_budget}"
+            )
         orders = None
         if self.costs or order is not IOOrder.CATEGORY:
             # The schedule model, loaded only for these orders (or to check `costs`).
             from passes.orders import Orders  # noqa: PLC0415
 
-            orders = Orders.with_costs(self.costs, self.explain)
+            orders = Orders.with_costs(self.costs, self.explain, self.search_budget)
         with collector_paused():  # see passes.collector
             self._canonicalize(op, order, orders)
 

@@ -26,8 +26,8 @@ faster order than the first's nearest one.
 
 The search is bounded: a block of more than `SEARCH_LIMIT` ops (with the
 ops nested in them: preparing its model copies them all) is not searched
-(it keeps `category`), and at most `SEARCH_BUDGET` body ops are
-simulated per block (the ops times the candidates and the local search's
+(it keeps `category`), and at most `budget` body ops (the pass's
+`search-budget`) are simulated per block (the ops times the candidates and the local search's
 orders, the input and `category` always), the later ones skipped.
 """
 
@@ -47,8 +47,6 @@ from pypto_dialect.pipeline import PipelinePolicy
 
 SEARCH_LIMIT = 2_000
 """The largest block (in ops, nested ones included) whose orders are simulated."""
-SEARCH_BUDGET = 60_000
-"""Body ops simulated at most per block, over all candidates (the first two always)."""
 MOVES = (1, 2, 4, 8, 16, 32)
 """How far the local search moves an op, in places, up and down."""
 LOCAL_STARTS = 3
@@ -165,6 +163,8 @@ class _Search:
     best: float = float("inf")
     fits: frozenset[object] = frozenset()
     """The memory spaces the input overflows: no candidate may add one."""
+    budget: int = 0
+    """Body ops simulated at most (the pass's `search-budget`)."""
 
     def try_candidate(self, candidate: Candidate, record: bool = True) -> float | None:
         """
@@ -221,8 +221,8 @@ class Body:
     graph: Callable[[], DependenceGraph]
 
 
-def choose_order(body: Body, explain: bool = False) -> Choice:
-    """Simulate the candidates of `body` within the budget; keep the fastest."""
+def choose_order(body: Body, explain: bool, budget: int) -> Choice:
+    """Simulate the candidates of `body` within `budget` simulated ops; keep the fastest."""
     size, category = body.size, body.category
     if body.total > SEARCH_LIMIT:
         nested = "" if body.total == size else " with the nested ones"
@@ -232,12 +232,12 @@ def choose_order(body: Body, explain: bool = False) -> Choice:
         )
         return Choice(category, (), note)
     model = body.model()
-    search = _Search(model, explain)
-    allowed = max(2, SEARCH_BUDGET // max(1, size))
+    search = _Search(model, explain, budget=budget)
+    allowed = max(2, budget // max(1, size))
     for candidate in candidates(model, body.graph, body.policy, category):
         if len(search.seen) == allowed:
             stop = (
-                f"the later ones not tried: the search budget of {SEARCH_BUDGET} "
+                f"the later ones not tried: the search budget of {budget} "
                 "simulated ops is spent"
             )
             return Choice(_kept(search), tuple(search.trials), stop=stop)
@@ -274,7 +274,7 @@ def _local_search(search: _Search, graph: DependenceGraph, allowed: int) -> Choi
             note = f"{tried} orders tried, none faster"
             search.trials.append(Trial(local, None, note))
     stop = (
-        f"the local search stopped: the search budget of {SEARCH_BUDGET} "
+        f"the local search stopped: the search budget of {search.budget} "
         "simulated ops is spent"
         if len(search.seen) >= allowed and not search.at_bound
         else ""

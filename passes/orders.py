@@ -41,7 +41,9 @@ class Orders:
     """
 
     model: CostModel
-    explain: bool = False
+    explain: bool
+    budget: int
+    """Body ops simulated at most per block by `modelled` (`search-budget`)."""
     costs: dict[Operation, OpCost] = field(default_factory=dict[Operation, OpCost])
     """The cost of each op costed (of a nest, each op once)."""
     signatures: dict[Hashable, OpCost] = field(default_factory=dict[Hashable, OpCost])
@@ -81,9 +83,12 @@ class Orders:
         return keys, engine_chains(costs)
 
     @staticmethod
-    def with_costs(costs: str, explain: bool) -> Orders:
-        """The orders of a run with the cost table in the file `costs` (or the bundled one)."""
-        return Orders(cost_model("canonicalize-io-order", costs), explain)
+    def with_costs(costs: str, explain: bool, budget: int) -> Orders:
+        """
+        The orders of a run with the cost table in the file `costs` (or the
+        bundled one), `modelled` within `budget` simulated ops per block.
+        """
+        return Orders(cost_model("canonicalize-io-order", costs), explain, budget)
 
     def total_ops(self, ops: Sequence[Operation]) -> int:
         """The ops, and the ops nested in them (memoized per op with regions)."""
@@ -136,7 +141,7 @@ class Orders:
             lambda: BodyModel.prepare(loop, self.model, self.op_cost, summaries),
             graph,
         )
-        choice = choose_order(body, self.explain)
+        choice = choose_order(body, self.explain, self.budget)
         if shape is not None and not choice.note:
             self.choices[shape] = choice
         return choice

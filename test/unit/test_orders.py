@@ -24,7 +24,7 @@ from passes.analysis.engines import CostModel, default_costs, op_cost
 from passes.analysis.graph import schedulable_ops
 from passes.analysis.modulo import ModuloOp, modulo_schedule, resource_bound
 from passes.analysis.recurrence import CycleEdge, max_cycle_ratio
-from passes.canonicalize_io_order import CanonicalizeIOOrderPass
+from passes.canonicalize_io_order import SEARCH_BUDGET, CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.order_engine import prefetch_distance
 from passes.order_model import BodyModel
@@ -269,13 +269,15 @@ def test_no_prefetch_with_one_stage():
 # --------------------------------------------------------------------------- #
 
 
-def explained(text: str) -> tuple[str, str]:
+def explained(text: str, budget: int = SEARCH_BUDGET) -> tuple[str, str]:
     """The output and the `explain` lines of both passes with `order=modelled`."""
     module = parse_module(CTX, text)
     LowerPipelineLoopsPass().apply(CTX, module)
     stderr = StringIO()
     with redirect_stderr(stderr):
-        CanonicalizeIOOrderPass(explain=True, order="modelled").apply(CTX, module)
+        CanonicalizeIOOrderPass(
+            explain=True, order="modelled", search_budget=budget
+        ).apply(CTX, module)
     return str(module), stderr.getvalue()
 
 
@@ -329,9 +331,8 @@ def test_the_search_stops_at_its_budget(
     monkeypatch: pytest.MonkeyPatch, budget: int, shown: tuple[str, ...], hidden: str
 ):
     # A bound no order reaches, so that only the budget stops the search.
-    monkeypatch.setattr(order_modelled, "SEARCH_BUDGET", budget)
     monkeypatch.setattr(BodyModel, "bound", 0.0)
-    _, lines = explained(add_one(4))
+    _, lines = explained(add_one(4), budget)
     assert all(line in lines for line in shown)
     assert hidden not in lines
 
@@ -339,9 +340,9 @@ def test_the_search_stops_at_its_budget(
 def test_a_loop_of_a_searched_shape_takes_its_choice(monkeypatch: pytest.MonkeyPatch):
     searched: list[int] = []
 
-    def counted(body: order_modelled.Body, explain: bool = False):
+    def counted(body: order_modelled.Body, explain: bool, budget: int):
         searched.append(body.size)
-        return order_modelled.choose_order(body, explain)
+        return order_modelled.choose_order(body, explain, budget)
 
     monkeypatch.setattr(orders, "choose_order", counted)
     # A body whose input is not at the bound: searched, the local search's

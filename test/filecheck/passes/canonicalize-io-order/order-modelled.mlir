@@ -6,13 +6,24 @@
 // RUN: xdsl-opt -p 'lower-pipeline-loops,canonicalize-io-order{order=modelled explain=true}' %s 2>&1 >/dev/null | filecheck %s
 // RUN: xdsl-opt -p 'lower-pipeline-loops,canonicalize-io-order{order=modelled}' %s | filecheck %s --check-prefix=IR
 // RUN: xdsl-opt -p 'lower-pipeline-loops,canonicalize-io-order{order=modelled explain=true}' %examples/row_softmax.mlir 2>&1 >/dev/null | filecheck %s --check-prefix=LOCAL
+// RUN: xdsl-opt -p 'lower-pipeline-loops,canonicalize-io-order{order=modelled search-budget=0 explain=true}' %examples/row_softmax.mlir 2>&1 >/dev/null | filecheck %s --check-prefix=BUDGET
 
 // On row_softmax (stages 2) the modulo schedule's order is the fastest
-// candidate, and no single move makes it faster: the local search says so.
+// candidate, and no single move makes it faster: the local search says so,
+// and again from the next fastest candidates (category, then the input).
 
 // LOCAL:      order=modelled: [[KEPT:modulo II=[0-9.e+]+]] kept, [[BEST:[0-9.e+]+]] cycles per loop iteration
 // LOCAL:        [[KEPT]]: [[BEST]]
 // LOCAL-NEXT:   local search from [[KEPT]]: ({{[0-9]+}} orders tried, none faster)
+// LOCAL-NEXT:   local search from category: ({{[0-9]+}} orders tried, none faster)
+// LOCAL-NEXT:   local search from input: ({{[0-9]+}} orders tried, none faster)
+
+// With search-budget=0 only the input and `category` are simulated (always).
+
+// BUDGET:      order=modelled: category kept, {{[0-9.e+]+}} cycles per loop iteration
+// BUDGET-NEXT:   input: {{[0-9.e+]+}}
+// BUDGET-NEXT:   category: {{[0-9.e+]+}}
+// BUDGET-NEXT:   (the later ones not tried: the search budget of 0 simulated ops is spent)
 
 // Eight loads first overfill the load queue: the input order is kept. It
 // runs at the body's bound (the busiest unit), so no later candidate can be
