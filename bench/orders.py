@@ -47,7 +47,7 @@ from xdsl.dialects.builtin import ModuleOp
 from bench.cases import FAMILIES, MAX_COPIES, Scale, parse
 from bench.orders_plot import plot_orders
 from passes.analysis.engines import CostModel, default_costs
-from passes.canonicalize_io_order import CanonicalizeIOOrderPass
+from passes.canonicalize_io_order import SEARCH_BUDGET, CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.order_model import BodyModel
 from passes.schedule_report import LoopReport, pass_pipeline, run_report
@@ -203,8 +203,15 @@ def advised_examples(model: CostModel, costs: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def pass_times(repeat: int = 3) -> list[dict[str, Any]]:
-    """Median seconds of `canonicalize-io-order` per order on the families near 10k ops."""
+def pass_times(
+    repeat: int = 3,
+    orders: Sequence[str] = REORDERED,
+    search_budget: int = SEARCH_BUDGET,
+) -> list[dict[str, Any]]:
+    """
+    Median seconds of `canonicalize-io-order` per order (`modelled` with
+    `search_budget`) on the families near 10k ops.
+    """
     ctx = pypto_context()
     scale = Scale([PASS_TIME_OPS], [16])
     rows: list[dict[str, Any]] = []
@@ -213,10 +220,10 @@ def pass_times(repeat: int = 3) -> list[dict[str, Any]]:
         lowered = parse(ctx, family.make(parameter).text)
         LowerPipelineLoopsPass(max_copies=MAX_COPIES).apply(ctx, lowered)
         row: dict[str, Any] = {"family": family.name, "parameter": parameter}
-        for order in REORDERED:
+        for order in orders:
+            reorder = CanonicalizeIOOrderPass(order=order, search_budget=search_budget)
             row[order] = statistics.median(
-                _time_pass(ctx, lowered, CanonicalizeIOOrderPass(order=order))
-                for _ in range(repeat)
+                _time_pass(ctx, lowered, reorder) for _ in range(repeat)
             )
         rows.append(row)
     return rows

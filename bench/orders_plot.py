@@ -15,6 +15,7 @@ import argparse
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 from matplotlib import pyplot
@@ -25,6 +26,10 @@ matplotlib.rcParams["svg.fonttype"] = "none"
 matplotlib.rcParams["svg.hashsalt"] = "bench.orders"
 
 REORDERED = ("category", "engine", "modelled")
+TARGET_RATIO = 1.10
+"""Issue 27's target for the geomean of modelled time over bound."""
+TARGET_TIME = 3.0
+"""Issue 27's target for the pass time against `order=category`."""
 COLOURS = {
     "input": "tab:gray",
     "lowering": "tab:blue",
@@ -68,6 +73,47 @@ def plot_orders(
     figure.suptitle(title, fontsize=14)  # pyright: ignore[reportUnknownMemberType]
     figure.tight_layout()
     figure.savefig(out, metadata={"Date": None} if out.suffix == ".svg" else None)  # pyright: ignore[reportUnknownMemberType]
+
+
+def plot_budgets(results: Mapping[str, Any], path: Path) -> None:
+    """
+    `python -m bench.budgets --plot FILE`: against the search budget, the
+    corpus geomean of `modelled`'s time over bound, and its pass time over
+    `category`'s per family (issue 27's targets dashed).
+    """
+    rows = results["budgets"]
+    budgets = [row["budget"] for row in rows]
+    places = list(range(len(budgets)))
+    figure, (quality, cost) = pyplot.subplots(1, 2, figsize=(16, 6), dpi=110)
+    quality.plot(
+        places,
+        [row["geomean_time_over_bound"] for row in rows],
+        marker="o",
+        color="tab:purple",
+        label="order=modelled",
+    )
+    quality.axhline(TARGET_RATIO, color="tab:red", linestyle="--", label="target 1.10")
+    quality.set_ylabel("geomean modelled time / bound (lower is better)")
+    quality.set_title(f"Schedule quality, queue depth {results['depth']}")
+    for family in rows[0]["pass_time_over_category"]:
+        cost.plot(
+            places,
+            [row["pass_time_over_category"][family] for row in rows],
+            marker="o",
+            label=family,
+        )
+    cost.axhline(TARGET_TIME, color="tab:red", linestyle="--", label="target 3x")
+    cost.set_yscale("log")
+    cost.set_ylabel("pass time, modelled / category")
+    cost.set_title("Pass time near 10k ops")
+    for axes in (quality, cost):
+        axes.set_xticks(places, [f"{b:,}" for b in budgets])
+        axes.set_xlabel("search-budget (simulated body ops per block)")
+        axes.grid(alpha=0.3)
+        axes.legend(fontsize=11)
+    figure.tight_layout()
+    figure.savefig(path, metadata={"Date": None} if path.suffix == ".svg" else None)  # pyright: ignore[reportUnknownMemberType]
+    pyplot.close(figure)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
