@@ -2,10 +2,10 @@
 What `canonicalize-io-order{order=modelled search-budget=B}` gives for its
 time: per budget, the geometric mean of modelled time over bound on the
 corpus of `bench.orders` at one queue depth, and the pass's time against
-`order=category` on the `bench` families near 10,000 ops.
+`order=category` on the `bench` families near 10,000 ops (`--ops`).
 
     python -m bench.budgets [--budgets B ...] [--kernels N] [--depth D]
-                            [--repeat R] [--out DIR] [--plot FILE ...]
+                            [--repeat R] [--ops N] [--out DIR] [--plot FILE ...]
 
 Writes `budgets.json` and `budgets.md` into `--out` (default
 `bench/results/`); `--plot` draws both against the budget (`.svg` or
@@ -23,7 +23,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.orders import KERNELS, SEED, corpus, cost_table, geomean, pass_times
+from bench.orders import (
+    KERNELS,
+    PASS_TIME_OPS,
+    SEED,
+    corpus,
+    cost_table,
+    geomean,
+    pass_times,
+)
 from bench.orders_plot import plot_budgets
 from passes.analysis.engines import CostModel
 from passes.canonicalize_io_order import SEARCH_BUDGET
@@ -52,16 +60,23 @@ def time_over_bound(
 
 
 def measure(
-    budgets: Sequence[int], kernels: int, depth: int, repeat: int
+    budgets: Sequence[int],
+    kernels: int,
+    depth: int,
+    repeat: int,
+    ops: int = PASS_TIME_OPS,
 ) -> dict[str, Any]:
-    """Per budget, the corpus geomean and the pass time over `category`'s per family."""
+    """
+    Per budget, the corpus geomean and the pass time over `category`'s per
+    family near `ops` ops.
+    """
     texts = corpus(kernels, SEED)
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as directory:
         model, costs = cost_table(depth, Path(directory))
         for budget in budgets:
             ratios = time_over_bound(texts, model, costs, budget)
-            times = pass_times(repeat, ("category", "modelled"), budget)
+            times = pass_times(repeat, ("category", "modelled"), budget, ops)
             rows.append(
                 {
                     "budget": budget,
@@ -74,7 +89,13 @@ def measure(
                 }
             )
             print(f"budget {budget}: done", file=sys.stderr)
-    return {"kernels": kernels, "seed": SEED, "depth": depth, "budgets": rows}
+    return {
+        "kernels": kernels,
+        "seed": SEED,
+        "depth": depth,
+        "ops": ops,
+        "budgets": rows,
+    }
 
 
 def markdown(results: dict[str, Any]) -> str:
@@ -83,7 +104,7 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         f"Corpus: {results['kernels']} generated kernels (seed {results['seed']}) "
         f"and the examples, {rows[0]['loops']} loops, queue depth {results['depth']}; "
-        "pass time of `modelled` over `category` near 10k ops.",
+        f"pass time of `modelled` over `category` near {results['ops']:,} ops.",
         "",
         "| search-budget | geomean time / bound | " + " | ".join(families) + " |",
         "|---|---|" + "---|" * len(families),
@@ -106,10 +127,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--kernels", type=int, default=KERNELS)
     parser.add_argument("--depth", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--ops", type=int, default=PASS_TIME_OPS)
     parser.add_argument("--out", type=Path, default=Path("bench/results"))
     parser.add_argument("--plot", type=Path, nargs="*", default=[])
     args = parser.parse_args(argv)
-    results = measure(args.budgets, args.kernels, args.depth, args.repeat)
+    results = measure(args.budgets, args.kernels, args.depth, args.repeat, args.ops)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "budgets.json").write_text(json.dumps(results, indent=2) + "\n")
     text = markdown(results)

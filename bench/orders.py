@@ -207,16 +207,17 @@ def pass_times(
     repeat: int = 3,
     orders: Sequence[str] = REORDERED,
     search_budget: int = SEARCH_BUDGET,
+    ops: int = PASS_TIME_OPS,
 ) -> list[dict[str, Any]]:
     """
     Median seconds of `canonicalize-io-order` per order (`modelled` with
-    `search_budget`) on the families near 10k ops.
+    `search_budget`) on the families near `ops` ops.
     """
     ctx = pypto_context()
-    scale = Scale([PASS_TIME_OPS], [16])
+    scale = Scale([ops], [16])
     rows: list[dict[str, Any]] = []
     for family in FAMILIES:
-        parameter = min(family.parameters(scale), key=lambda p: abs(p - PASS_TIME_OPS))
+        parameter = min(family.parameters(scale), key=lambda p: abs(p - ops))
         lowered = parse(ctx, family.make(parameter).text)
         LowerPipelineLoopsPass(max_copies=MAX_COPIES).apply(ctx, lowered)
         row: dict[str, Any] = {"family": family.name, "parameter": parameter}

@@ -105,12 +105,13 @@ def plot_budgets(results: Mapping[str, Any], path: Path) -> None:
     cost.axhline(TARGET_TIME, color="tab:red", linestyle="--", label="target 3x")
     cost.set_yscale("log")
     cost.set_ylabel("pass time, modelled / category")
-    cost.set_title("Pass time near 10k ops")
+    cost.set_title(f"Pass time near {results['ops']:,} ops")
     for axes in (quality, cost):
         axes.set_xticks(places, [f"{b:,}" for b in budgets])
         axes.set_xlabel("search-budget (simulated body ops per block)")
         axes.grid(alpha=0.3)
-        axes.legend(fontsize=11)
+    quality.legend(fontsize=11)
+    cost.legend(fontsize=11, loc="center left", bbox_to_anchor=(1.01, 0.5))
     figure.tight_layout()
     figure.savefig(path, metadata={"Date": None} if path.suffix == ".svg" else None)  # pyright: ignore[reportUnknownMemberType]
     pyplot.close(figure)

@@ -1,7 +1,7 @@
 """
-`python -m bench.orders` on a tiny corpus: its tables, its JSON (redrawn by
-`python -m bench.orders_plot`), and the never-slower property of `modelled`
-in its own figures.
+`python -m bench.orders` and `python -m bench.budgets` on a tiny corpus:
+their tables, JSON (redrawn by `python -m bench.orders_plot`), and the
+never-slower property of `modelled` in their own figures.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bench import orders, orders_plot
+from bench import budgets, orders, orders_plot
+from bench.cases import FAMILIES
 
 
 @pytest.mark.slow
@@ -44,3 +45,24 @@ def test_orders_benchmark_on_a_tiny_corpus(tmp_path: Path):
     assert (tmp_path / "orders.svg").read_text().startswith("<?xml")
     orders_plot.main([str(tmp_path / "orders.json"), "-o", str(tmp_path / "again.png")])
     assert (tmp_path / "again.png").read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.slow
+def test_budgets_benchmark_on_a_tiny_corpus(tmp_path: Path):
+    plot = str(tmp_path / "budgets.svg")
+    budgets.main(
+        [
+            *("--budgets", "0", "200", "--kernels", "2", "--repeat", "1"),
+            *("--ops", "300", "--out", str(tmp_path), "--plot", plot),
+        ]
+    )
+    results = json.loads((tmp_path / "budgets.json").read_text())
+    low, high = results["budgets"]
+    assert (low["budget"], high["budget"]) == (0, 200)
+    assert low["loops"] == high["loops"] >= 3  # the examples' three at least
+    # A larger budget tries more orders after the same ones: never slower;
+    # here faster (row_softmax's modulo order is past a budget of 0).
+    assert high["geomean_time_over_bound"] < low["geomean_time_over_bound"]
+    assert set(low["pass_time_over_category"]) == {f.name for f in FAMILIES}
+    assert "| 200 |" in (tmp_path / "budgets.md").read_text()
+    assert (tmp_path / "budgets.svg").read_text().startswith("<?xml")
