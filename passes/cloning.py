@@ -71,6 +71,97 @@ def _copy_fields(
     return new
 
 
+class BlockCopier:
+    """
+    Copies of a run of ops of one block (`ops`, none of them a terminator
+    with successors), made many times: each copy what `clone_op` makes of
+    every op in turn with one mapper seeded with values for the block's
+    arguments (`args`). The layout is read once: each operand becomes a
+    position in the copy's list of values (the values from outside the run
+    first, then the arguments, then each op's results), so a copy of an op
+    without regions is built in one loop, no value hashed; an op with
+    regions goes through `clone_op`. `outputs` are values whose copies a
+    copy returns (say, what the block yields).
+    """
+
+    def __init__(
+        self,
+        args: Sequence[SSAValue],
+        ops: Sequence[Operation],
+        outputs: Sequence[SSAValue],
+    ) -> None:
+        defined = set(args)
+        defined.update(result for op in ops for result in op.results)
+        used = (*(v for op in ops for v in op._operands), *outputs)
+        self._outside = tuple(dict.fromkeys(v for v in used if v not in defined))
+        self._keys: tuple[SSAValue, ...] = (
+            *self._outside,
+            *args,
+            *(result for op in ops for result in op.results),
+        )
+        slots = {value: index for index, value in enumerate(self._keys)}
+        self._plan = tuple(
+            (
+                op,
+                tuple([slots[v] for v in op._operands]),
+                tuple([(result._type, result._name) for result in op.results]),
+                bool(op.regions or op._successors),
+            )
+            for op in ops
+        )
+        self._outputs = tuple([slots[value] for value in outputs])
+
+    def copy(
+        self, seed: Sequence[SSAValue]
+    ) -> tuple[list[Operation], tuple[SSAValue, ...]]:
+        """
+        A detached copy of each op, in order, with `seed` for the arguments;
+        and the copies of the outputs.
+        """
+        values = [*self._outside, *seed]
+        ops: list[Operation] = []
+        for op, slots, results, cloned in self._plan:
+            if cloned:
+                # The values so far: a prefix of the keys.
+                copy = clone_op(op, dict(zip(self._keys, values, strict=False)))
+                values.extend(copy.results)
+                ops.append(copy)
+                continue
+            # `_detached` and `_copy_fields`, inline: one call per copy, not per op.
+            cls = type(op)
+            new = cls.__new__(cls)
+            operands = tuple([values[slot] for slot in slots])
+            uses: list[Use] = []
+            for index, value in enumerate(operands):
+                use = Use(new, index)
+                first = value.first_use
+                if first is not None:
+                    use._next_use = first
+                    first._prev_use = use
+                value.first_use = use
+                uses.append(use)
+            new._operands = SSAValues(operands)
+            new._operand_uses = tuple(uses)
+            new.properties = op.properties.copy()
+            new.attributes = op.attributes.copy()
+            new._successors = ()
+            new._successor_uses = ()
+            new.regions = ()
+            new.parent = None
+            new._next_op = None
+            new._prev_op = None
+            made: list[OpResult] = []
+            for index, (type_, name) in enumerate(results):
+                result = OpResult(type_, new, index)
+                result._name = name  # valid: it is the original's
+                made.append(result)
+            new.results = SSAValues(made)
+            new.location = op.location
+            values.extend(made)
+            ops.append(new)
+        return ops, tuple([values[slot] for slot in self._outputs])
+
+
 def create_op(
     cls: type[OpT],
     operands: Sequence[SSAValue],

@@ -34,7 +34,7 @@ from passes.collector import collector_paused
 from passes.diagnostics import fail
 from passes.unroll import (
     REMAINDERS,
-    CopyMaps,
+    Copies,
     Remainder,
     body_copies,
     flattened_iterations,
@@ -291,10 +291,11 @@ class MembershipTagger:
             None,
         )
         policy = op.policy
-        # One walk of the loop (itself never tagged: it has a region).
+        # One walk of the body (the loop and its terminator are never tagged).
         tagged = tuple(
-            (nested.results[0], nested.attributes.get(MEMBERSHIP_ATTR_NAME))
-            for nested in walk_ops(op)
+            (index, position, nested.attributes.get(MEMBERSHIP_ATTR_NAME))
+            for index, body_op in enumerate(op.body.block.ops)
+            for position, nested in enumerate(walk_ops(body_op))
             if _gets_membership(nested, policy)
         )
         return _LoopTagger(self, scope, tagged)
@@ -306,20 +307,26 @@ class _LoopTagger:
 
     tagger: MembershipTagger
     scope: Operation | None
-    tagged: Sequence[tuple[SSAValue, Attribute | None]]
+    tagged: Sequence[tuple[int, int, Attribute | None]]
     """
-    The results of the tagged ops of the original body, with the membership
-    they had before the lowering (the original body becomes a copy itself).
+    The tagged ops of the original body, each as the index of its body op
+    and its position in the walk of that op (0: the op itself), with the
+    membership it had before the lowering (the original body becomes a copy
+    itself).
     """
 
-    def __call__(self, copies: CopyMaps) -> None:
+    def __call__(self, copies: Copies) -> None:
         group = self.tagger.take_group(self.scope)
-        for stage, mapper in enumerate(copies):
+        for stage, ops in enumerate(copies):
             # Attributes are immutable: the ops of a copy share equal memberships.
             memberships: dict[Attribute | None, MembershipAttr] = {}
-            for result, original in self.tagged:
-                copy = mapper.get(result, result).owner
-                assert isinstance(copy, Operation)
+            walks: dict[int, list[Operation]] = {}
+            for index, position, original in self.tagged:
+                copy = ops[index]
+                if position:
+                    if index not in walks:
+                        walks[index] = list(walk_ops(copy))
+                    copy = walks[index][position]
                 if original not in memberships:
                     memberships[original] = _extended(original, group, stage)
                 copy.attributes[MEMBERSHIP_ATTR_NAME] = memberships[original]

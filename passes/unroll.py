@@ -11,7 +11,7 @@ every region of copies it builds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Literal, get_args
 
@@ -23,21 +23,20 @@ from xdsl.ir.core import OpT
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from passes.cloning import clone_op, create_op, insert_fresh
+from passes.cloning import BlockCopier, create_op, insert_fresh
 from passes.demote import demote_to_scf_for
 from pypto_dialect.constants import constant_int
 from pypto_dialect.numbers import INDEX_MIN
 from pypto_dialect.pipeline import PipelineOp, YieldOp, pipeline_properties
 
-CopyMaps = Sequence[Mapping[SSAValue, SSAValue]]
+Copies = Sequence[Sequence[Operation]]
 """
-The copies of the body in one region, in order: each maps the values of the
-original body (its arguments and the results of its ops) to the copy's. A
-value a map lacks is its own copy: copy 0 of the main loop is the original
-body itself (its map is empty), as in MLIR's `loopUnrollByFactor`.
+The copies of the body in one region, in order: each the ops of one copy,
+in the order of the body's ops (its terminator left out). Copy 0 of the
+main loop is the original body itself, as in MLIR's `loopUnrollByFactor`.
 """
 
-Annotate = Callable[[CopyMaps], None]
+Annotate = Callable[[Copies], None]
 """
 Called once per region of copies (the main loop's body, the static
 remainder, each branch of the cascade, the body of the remainder loop), in
@@ -165,6 +164,7 @@ class _Unrolling:
         self.body_args = block.args
         self.body_ops = tuple(block.ops)[:-1]
         self.yielded = tuple(terminator.arguments)
+        self.copier = BlockCopier(self.body_args, self.body_ops, self.yielded)
 
         # The constant operands already hold some of the values we need.
         self.constants: dict[int, SSAValue] = {
@@ -234,20 +234,15 @@ class _Unrolling:
         place (`base` and `carried` being its arguments). Returns the values
         the last copy yields.
         """
-        copies: list[dict[SSAValue, SSAValue]] = []
+        copies: list[Sequence[Operation]] = []
         if first_is_original:
-            copies.append({})
+            copies.append(self.body_ops)
             carried = self.yielded
         for k in range(len(copies), count):
             index = self.copy_index(builder, base, k)
-            mapper: dict[SSAValue, SSAValue] = dict(
-                zip(self.body_args, (index, *carried), strict=True)
-            )
-            insert_fresh(
-                builder, [clone_op(body_op, mapper) for body_op in self.body_ops]
-            )
-            copies.append(mapper)
-            carried = tuple(mapper.get(value, value) for value in self.yielded)
+            ops, carried = self.copier.copy((index, *carried))
+            insert_fresh(builder, ops)
+            copies.append(ops)
         self.annotate(copies)
         return carried
 
@@ -424,14 +419,10 @@ class _Unrolling:
         block = Block(arg_types=[arg.type for arg in self.body_args])
         for new, old in zip(block.args, self.body_args, strict=True):
             new.name_hint = old.name_hint
-        mapper: dict[SSAValue, SSAValue] = dict(
-            zip(self.body_args, block.args, strict=True)
-        )
-        block.add_ops(clone_op(body_op, mapper) for body_op in self.body_ops)
-        block.add_op(
-            self.located(scf.YieldOp(*(mapper.get(v, v) for v in self.yielded)))
-        )
-        self.annotate([mapper])
+        ops, yielded = self.copier.copy(block.args)
+        block.add_ops(ops)
+        block.add_op(self.located(scf.YieldOp(*yielded)))
+        self.annotate([ops])
         remainder = self.located(
             scf.ForOp(start, self.loop.ub, self.loop.step, carried, Region(block))
         )
