@@ -73,15 +73,14 @@ def _copy_fields(
 
 class BlockCopier:
     """
-    Copies of a run of ops of one block (`ops`, none of them a terminator
-    with successors), made many times: each copy what `clone_op` makes of
-    every op in turn with one mapper seeded with values for the block's
-    arguments (`args`). The layout is read once: each operand becomes a
-    position in the copy's list of values (the values from outside the run
-    first, then the arguments, then each op's results), so a copy of an op
-    without regions is built in one loop, no value hashed; an op with
-    regions goes through `clone_op`. `outputs` are values whose copies a
-    copy returns (say, what the block yields).
+    Copies of a run of ops of one block (`ops`), made many times: each copy
+    what `clone_op` makes of every op in turn with one mapper seeded with
+    values for the block's arguments (`args`). The layout is read once: each
+    operand becomes a position in the copy's list of values (the values from
+    outside the run first, then the arguments, then each op's results), so
+    an op without regions or successors is copied inline in one loop, no
+    value hashed; the others go through `clone_op`. `outputs` are the values
+    whose copies a copy returns (say, what the block yields).
     """
 
     def __init__(
@@ -90,26 +89,24 @@ class BlockCopier:
         ops: Sequence[Operation],
         outputs: Sequence[SSAValue],
     ) -> None:
-        defined = set(args)
-        defined.update(result for op in ops for result in op.results)
+        # Keyed by `id`: an `SSAValue` hashes through a Python-level `__hash__`.
+        results = [result for op in ops for result in op.results]
+        defined = {id(value) for value in (*args, *results)}
         used = (*(v for op in ops for v in op._operands), *outputs)
-        self._outside = tuple(dict.fromkeys(v for v in used if v not in defined))
-        self._keys: tuple[SSAValue, ...] = (
-            *self._outside,
-            *args,
-            *(result for op in ops for result in op.results),
-        )
-        slots = {value: index for index, value in enumerate(self._keys)}
+        outside = {id(v): v for v in used if id(v) not in defined}
+        self._outside = tuple(outside.values())
+        self._keys: tuple[SSAValue, ...] = (*self._outside, *args, *results)
+        slots = {id(value): index for index, value in enumerate(self._keys)}
         self._plan = tuple(
             (
                 op,
-                tuple([slots[v] for v in op._operands]),
+                tuple([slots[id(v)] for v in op._operands]),
                 tuple([(result._type, result._name) for result in op.results]),
                 bool(op.regions or op._successors),
             )
             for op in ops
         )
-        self._outputs = tuple([slots[value] for value in outputs])
+        self._outputs = tuple([slots[id(value)] for value in outputs])
 
     def copy(
         self, seed: Sequence[SSAValue]

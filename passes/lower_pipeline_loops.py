@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.pattern_rewriter import (
@@ -38,6 +37,7 @@ from passes.unroll import (
     Remainder,
     body_copies,
     flattened_iterations,
+    index_constant,
     static_bounds,
     unroll_by_factor,
 )
@@ -187,7 +187,7 @@ def _check_flattened(op: PipelineOp, iterations: range) -> None:
     users = [use.operation for use in iv.uses if not use.operation.regions]
     extremes = sorted({iterations[0], iterations[-1]}) if iterations else []
     for value in extremes if users else ():
-        constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+        constant = index_constant(value, op.location)
         for user in users:
             copy = clone_op(user, {iv: constant.result})
             try:
@@ -225,7 +225,7 @@ def _check_module(
         _check_membership(op)
         if type(op) is BindOp:
             _check_binding(op)
-        if not isinstance(op, PipelineOp):
+        if not op.regions or not isinstance(op, PipelineOp):
             continue
         nested = max(1, nested_copies.pop(op, 0))
         copies = nested

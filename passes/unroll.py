@@ -17,7 +17,7 @@ from typing import Literal, get_args
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, i1, i64
+from xdsl.dialects.builtin import IndexType, IntegerAttr, LocationAttr, i1, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.core import OpT
 from xdsl.pattern_rewriter import PatternRewriter
@@ -129,6 +129,13 @@ def _index_attr(value: int) -> IntegerAttr[IndexType]:
     return IntegerAttr(value, _INDEX)
 
 
+def index_constant(value: int, location: LocationAttr) -> arith.ConstantOp:
+    """`arith.constant value : index` at `location`, detached, built directly."""
+    return create_op(
+        arith.ConstantOp, (), (_INDEX,), {"value": _index_attr(value)}, location
+    )
+
+
 def _with_suffix(name: str | None, suffix: str) -> str | None:
     return None if name is None else name + suffix
 
@@ -181,8 +188,8 @@ class _Unrolling:
     def insert_named(
         self, builder: Builder, op: Operation, name: str | None
     ) -> SSAValue:
-        """Insert a single-result op at the loop's location and name its result."""
-        insert_fresh(builder, (self.located(op),))
+        """Insert a single-result op made at the loop's location and name its result."""
+        insert_fresh(builder, (op,))
         op.results[0].name_hint = name
         return op.results[0]
 
@@ -197,26 +204,28 @@ class _Unrolling:
     def constant(self, value: int) -> SSAValue:
         """An index constant before the loop, created at most once per value."""
         if value not in self.constants:
-            constant = create_op(
-                arith.ConstantOp,
-                (),
-                (_INDEX,),
-                {"value": _index_attr(value)},
-                self.loop.location,
-            )
+            constant = index_constant(value, self.loop.location)
             self.constants[value] = self.insert_named(
                 self.rewriter, constant, f"c{value}"
             )
         return self.constants[value]
 
-    def copy_index(self, builder: Builder, base: SSAValue | int, k: int) -> SSAValue:
-        """The induction variable of copy k: `base + k*step`."""
+    def copy_index(
+        self, base: SSAValue | int, k: int
+    ) -> tuple[SSAValue, tuple[Operation, ...]]:
+        """
+        The induction variable of copy k, `base + k*step`, and the op that
+        computes it, if one does, not yet inserted.
+        """
         if isinstance(base, int):
-            return self.constant(base + k * self.step)
+            return self.constant(base + k * self.step), ()
         if k == 0:
-            return base
+            return base, ()
         offset = self.index_op(arith.AddiOp, base, self.constant(k * self.step))
-        return self.insert_named(builder, offset, self.body_args[0].name_hint)
+        index = offset.results[0]
+        # The argument's own name, valid: set as `clone_op` sets names.
+        index._name = self.body_args[0]._name  # pyright: ignore[reportPrivateUsage]
+        return index, (offset,)
 
     def emit_copies(
         self,
@@ -239,9 +248,9 @@ class _Unrolling:
             copies.append(self.body_ops)
             carried = self.yielded
         for k in range(len(copies), count):
-            index = self.copy_index(builder, base, k)
+            index, offset = self.copy_index(base, k)
             ops, carried = self.copier.copy((index, *carried))
-            insert_fresh(builder, ops)
+            insert_fresh(builder, (*offset, *ops))
             copies.append(ops)
         self.annotate(copies)
         return carried
