@@ -49,7 +49,7 @@ from pypto_dialect.numbers import INDEX_MAX, index_misfit, integer_text
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.tile import writes_accumulator
 from pypto_dialect.types import TileType
-from pypto_dialect.walks import ancestors, walk_ops
+from pypto_dialect.walks import ancestors, block_ops, walk_ops
 
 DEFAULT_MAX_COPIES = 1024
 """The default of the pass option `max-copies`."""
@@ -291,11 +291,14 @@ class MembershipTagger:
             None,
         )
         policy = op.policy
-        # One walk of the body (the loop and its terminator are never tagged).
+        # One walk of the body (the loop and its terminator are never tagged);
+        # an op without regions is its own walk.
         tagged = tuple(
             (index, position, nested.attributes.get(MEMBERSHIP_ATTR_NAME))
-            for index, body_op in enumerate(op.body.block.ops)
-            for position, nested in enumerate(walk_ops(body_op))
+            for index, body_op in enumerate(block_ops(op.body.block))
+            for position, nested in enumerate(
+                walk_ops(body_op) if body_op.regions else (body_op,)
+            )
             if _gets_membership(nested, policy)
         )
         return _LoopTagger(self, scope, tagged)

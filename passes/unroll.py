@@ -28,6 +28,7 @@ from passes.demote import demote_to_scf_for
 from pypto_dialect.constants import constant_int
 from pypto_dialect.numbers import INDEX_MIN
 from pypto_dialect.pipeline import PipelineOp, YieldOp, pipeline_properties
+from pypto_dialect.walks import block_ops
 
 Copies = Sequence[Sequence[Operation]]
 """
@@ -169,7 +170,7 @@ class _Unrolling:
         terminator = block.last_op
         assert isinstance(terminator, YieldOp), "verified pipelines end in pypto.yield"
         self.body_args = block.args
-        self.body_ops = tuple(block.ops)[:-1]
+        self.body_ops = block_ops(block)[:-1]
         self.yielded = tuple(terminator.arguments)
         self.copier = BlockCopier(self.body_args, self.body_ops, self.yielded)
 
@@ -286,7 +287,8 @@ class _Unrolling:
         suffix = "_main" if remainder_follows else ""
         for new, old in zip(main.res, loop.res, strict=True):
             new.name_hint = _with_suffix(old.name_hint, suffix)
-        return rewriter.insert(main)
+        insert_fresh(rewriter, (main,))  # its region is the loop's body
+        return main
 
     def unroll_static(self, lb: int, trip: int) -> None:
         """
