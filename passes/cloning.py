@@ -16,8 +16,10 @@ tied to the pinned xDSL (0.75); `test_cloning.py` compares it with
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
+from operator import itemgetter
+from typing import cast
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import LocationAttr
@@ -100,7 +102,7 @@ class BlockCopier:
         self._plan = tuple(
             (
                 op,
-                tuple([slots[id(v)] for v in op._operands]),
+                _picker(tuple([slots[id(v)] for v in op._operands])),
                 tuple([(result._type, result._name) for result in op.results]),
                 bool(op.regions or op._successors),
             )
@@ -117,7 +119,7 @@ class BlockCopier:
         """
         values = [*self._outside, *seed]
         ops: list[Operation] = []
-        for op, slots, results, cloned in self._plan:
+        for op, pick, results, cloned in self._plan:
             if cloned:
                 # The values so far: a prefix of the keys.
                 copy = clone_op(op, dict(zip(self._keys, values, strict=False)))
@@ -127,7 +129,7 @@ class BlockCopier:
             # `_detached` and `_copy_fields`, inline: one call per copy, not per op.
             cls = type(op)
             new = cls.__new__(cls)
-            operands = tuple([values[slot] for slot in slots])
+            operands = pick(values)
             uses: list[Use] = []
             for index, value in enumerate(operands):
                 use = Use(new, index)
@@ -141,12 +143,7 @@ class BlockCopier:
             new._operand_uses = tuple(uses)
             new.properties = op.properties.copy()
             new.attributes = op.attributes.copy()
-            new._successors = ()
-            new._successor_uses = ()
-            new.regions = ()
-            new.parent = None
-            new._next_op = None
-            new._prev_op = None
+            # Successors, regions, parent and links: their class defaults (none).
             made: list[OpResult] = []
             for index, (type_, name) in enumerate(results):
                 result = OpResult(type_, new, index)
@@ -157,6 +154,18 @@ class BlockCopier:
             values.extend(made)
             ops.append(new)
         return ops, tuple([values[slot] for slot in self._outputs])
+
+
+def _picker(slots: tuple[int, ...]) -> Callable[[list[SSAValue]], tuple[SSAValue, ...]]:
+    """What picks the values at `slots` of a list, as a tuple (in C, for two or more)."""
+    if len(slots) > 1:
+        return cast(
+            Callable[[list[SSAValue]], tuple[SSAValue, ...]], itemgetter(*slots)
+        )
+    if slots:
+        slot = slots[0]
+        return lambda values: (values[slot],)
+    return lambda values: ()
 
 
 def create_op(
