@@ -156,12 +156,14 @@ class BlockCopier:
         return ops, tuple([values[slot] for slot in self._outputs])
 
 
-def _picker(slots: tuple[int, ...]) -> Callable[[list[SSAValue]], tuple[SSAValue, ...]]:
-    """What picks the values at `slots` of a list, as a tuple (in C, for two or more)."""
+_Picker = Callable[[list[SSAValue]], tuple[SSAValue, ...]]
+"""Picks some values of a list, as a tuple."""
+
+
+def _picker(slots: tuple[int, ...]) -> _Picker:
+    """What picks the values at `slots` (in C, for two or more)."""
     if len(slots) > 1:
-        return cast(
-            Callable[[list[SSAValue]], tuple[SSAValue, ...]], itemgetter(*slots)
-        )
+        return cast(_Picker, itemgetter(*slots))
     if slots:
         slot = slots[0]
         return lambda values: (values[slot],)

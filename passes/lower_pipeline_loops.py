@@ -135,12 +135,12 @@ def _describe_copies(
 
 def _check_replication(
     op: PipelineOp, nested: int, max_copies: int, remainder: Remainder
-) -> int:
+) -> tuple[int, int]:
     """
     Diagnose a lowering of `op` that would be too large or compute an index
     constant out of range, before any op is created. Returns the number of
     body copies it creates, counting those of the lowered pipelines nested
-    in it (`nested` per copy).
+    in it (`nested` per copy), and the loop's step.
     """
     step = _constant_step(op)
     _index_constant(op, op.lb, "lower bound")
@@ -168,7 +168,7 @@ def _check_replication(
     if bounds is not None:
         lb, trip = bounds
         _check_flattened(op, flattened_iterations(lb, trip, stages, step, remainder))
-    return copies
+    return copies, step
 
 
 def _check_flattened(op: PipelineOp, iterations: range) -> None:
@@ -230,8 +230,8 @@ def _check_module(
         nested = max(1, nested_copies.pop(op, 0))
         copies = nested
         if op.num_stages > 1:
-            copies = _check_replication(op, nested, max_copies, remainder)
-            pipelines.append((op, _constant_step(op)))
+            copies, step = _check_replication(op, nested, max_copies, remainder)
+            pipelines.append((op, step))
         enclosing = next(
             (outer for outer in ancestors(op) if isinstance(outer, PipelineOp)), None
         )
@@ -352,8 +352,8 @@ class LowerPipelinePattern(RewritePattern):
     def match_and_rewrite(self, op: PipelineOp, rewriter: PatternRewriter) -> None:
         if op.num_stages <= 1:
             return
-        _check_replication(op, 1, self.max_copies, self.remainder)
-        self.replicate(op, _constant_step(op), rewriter)
+        _, step = _check_replication(op, 1, self.max_copies, self.remainder)
+        self.replicate(op, step, rewriter)
 
     def replicate(self, op: PipelineOp, step: int, rewriter: PatternRewriter) -> None:
         """Replicate `op`, checked (`_check_replication`), whose step is `step`."""
