@@ -236,12 +236,7 @@ def _detached(
     _set_operands(new, operands)
     new.properties = properties
     new.attributes = attributes
-    new._successors = ()
-    new._successor_uses = ()
-    new.regions = ()
-    new.parent = None
-    new._next_op = None
-    new._prev_op = None
+    # Successors, regions, parent and links: their class defaults (none).
     return new
 
 

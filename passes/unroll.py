@@ -18,7 +18,7 @@ from typing import Literal, get_args
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, LocationAttr, i1, i64
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.core import OpT
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -137,6 +137,12 @@ def index_constant(value: int, location: LocationAttr) -> arith.ConstantOp:
     )
 
 
+@lru_cache(maxsize=4096)
+def _valid_name(name: str) -> str:
+    """What setting `name_hint` to `name` stores (checked once per name)."""
+    return OpResult.extract_valid_name(name)
+
+
 def _with_suffix(name: str | None, suffix: str) -> str | None:
     return None if name is None else name + suffix
 
@@ -166,7 +172,8 @@ class _Unrolling:
         self.annotate = annotate
         self.remainder: Remainder = remainder
 
-        block = loop.body.block
+        self.body = loop.body
+        block = self.body.block
         terminator = block.last_op
         assert isinstance(terminator, YieldOp), "verified pipelines end in pypto.yield"
         self.body_args = block.args
@@ -174,10 +181,14 @@ class _Unrolling:
         self.yielded = tuple(terminator.arguments)
         self.copier = BlockCopier(self.body_args, self.body_ops, self.yielded)
 
+        # The loop's fields, read once (IRDL's accessors cost a call each).
+        self.lb, self.ub, self.step_value = loop.lb, loop.ub, loop.step
+        self.iter_args = tuple(loop.iter_args)
+        self.results = loop.results
         # The constant operands already hold some of the values we need.
         self.constants: dict[int, SSAValue] = {
             value: operand
-            for operand in (loop.lb, loop.ub, loop.step)
+            for operand in (self.lb, self.ub, self.step_value)
             if (value := constant_int(operand)) is not None
         }
 
@@ -191,8 +202,9 @@ class _Unrolling:
     ) -> SSAValue:
         """Insert a single-result op made at the loop's location and name its result."""
         insert_fresh(builder, (op,))
-        op.results[0].name_hint = name
-        return op.results[0]
+        result = op.results[0]
+        result._name = None if name is None else _valid_name(name)  # pyright: ignore[reportPrivateUsage]
+        return result
 
     def index_op(self, cls: type[OpT], *operands: SSAValue) -> OpT:
         """
@@ -262,7 +274,7 @@ class _Unrolling:
         the original body (moved, not copied), then F-1 copies after it.
         """
         loop, rewriter = self.loop, self.rewriter
-        terminator = loop.body.block.last_op
+        terminator = self.body.block.last_op
         assert terminator is not None
         yielded = self.emit_copies(
             Builder(InsertPoint.before(terminator)),
@@ -277,15 +289,15 @@ class _Unrolling:
         # generic argument checks (the fields are the loop's own).
         main = create_op(
             PipelineOp,
-            (loop.lb, ub, self.constant(self.factor * self.step), *loop.iter_args),
-            [value.type for value in loop.iter_args],
+            (self.lb, ub, self.constant(self.factor * self.step), *self.iter_args),
+            [value.type for value in self.iter_args],
             pipeline_properties(1, loop.policy),
             loop.location,
             attributes=loop.attributes,
-            regions=(rewriter.move_region_contents_to_new_regions(loop.body),),
+            regions=(rewriter.move_region_contents_to_new_regions(self.body),),
         )
         suffix = "_main" if remainder_follows else ""
-        for new, old in zip(main.res, loop.res, strict=True):
+        for new, old in zip(main.results, self.results, strict=True):
             new.name_hint = _with_suffix(old.name_hint, suffix)
         insert_fresh(rewriter, (main,))  # its region is the loop's body
         return main
@@ -301,11 +313,13 @@ class _Unrolling:
         main_iters, remainder = divmod(trip, self.factor)
         # main_end lies in [lb, ub): no overflow.
         main_end = lb + main_iters * self.factor * self.step
-        results: Sequence[SSAValue] = self.loop.iter_args
+        results: Sequence[SSAValue] = self.iter_args
         if main_iters:
             # Without a remainder the main loop stops exactly where the original did.
-            main_ub = self.constant(main_end) if remainder else self.loop.ub
-            results = self.emit_main_loop(main_ub, remainder_follows=remainder > 0).res
+            main_ub = self.constant(main_end) if remainder else self.ub
+            results = self.emit_main_loop(
+                main_ub, remainder_follows=remainder > 0
+            ).results
         flattened = flattened_iterations(
             lb, trip, self.factor, self.step, self.remainder
         )
@@ -335,11 +349,11 @@ class _Unrolling:
         span, last_copy = factor * step, (factor - 1) * step
         # An empty loop (lb >= ub) starts at ub, so that nothing remains.
         start = self.insert_named(
-            rewriter, self.index_op(arith.MinSIOp, loop.lb, loop.ub), "unroll_start"
+            rewriter, self.index_op(arith.MinSIOp, self.lb, self.ub), "unroll_start"
         )
         clamped = self.insert_named(
             rewriter,
-            self.index_op(arith.MaxSIOp, loop.ub, self.constant(INDEX_MIN + last_copy)),
+            self.index_op(arith.MaxSIOp, self.ub, self.constant(INDEX_MIN + last_copy)),
             "unroll_ub_clamped",
         )
         limit = self.insert_named(
@@ -348,7 +362,7 @@ class _Unrolling:
             "unroll_group_limit",
         )
         room = self.insert_named(
-            rewriter, self.index_op(arith.SubiOp, loop.ub, limit), "unroll_room"
+            rewriter, self.index_op(arith.SubiOp, self.ub, limit), "unroll_room"
         )
         offset = self.insert_named(
             rewriter,
@@ -371,7 +385,7 @@ class _Unrolling:
         )
         main = self.emit_main_loop(main_end, remainder_follows=True)
         if self.remainder == "loop":
-            rewriter.replace(loop, (), self.emit_remainder_loop(main_end, main.res))
+            rewriter.replace(loop, (), self.emit_remainder_loop(main_end, main.results))
             return
         remainder = self.insert_named(
             rewriter,
@@ -383,7 +397,7 @@ class _Unrolling:
             remainder = self.insert_named(rewriter, rounded, "unroll_rem_rounded")
             ceil_div = self.index_op(arith.FloorDivSIOp, remainder, self.constant(step))
             remainder = self.insert_named(rewriter, ceil_div, "unroll_rem")
-        results = self.emit_cascade(remainder, main_end, main.res)
+        results = self.emit_cascade(remainder, main_end, main.results)
         rewriter.replace(loop, (), results)
 
     def floor_mod(self, value: SSAValue, modulus: int, name: str) -> SSAValue:
@@ -435,11 +449,11 @@ class _Unrolling:
         block.add_op(self.located(scf.YieldOp(*yielded)))
         self.annotate([ops])
         remainder = self.located(
-            scf.ForOp(start, self.loop.ub, self.loop.step, carried, Region(block))
+            scf.ForOp(start, self.ub, self.step_value, carried, Region(block))
         )
-        for new, old in zip(remainder.res, self.loop.res, strict=True):
+        for new, old in zip(remainder.results, self.results, strict=True):
             new.name_hint = old.name_hint
-        return self.rewriter.insert(remainder).res
+        return self.rewriter.insert(remainder).results
 
     def emit_cascade(
         self,
@@ -483,7 +497,7 @@ class _Unrolling:
                 regions=(Region(then_block), else_region),
             )
             suffix = f"_rem{count}" if count > 1 else ""
-            for new, old in zip(branch.output, self.loop.res, strict=True):
+            for new, old in zip(branch.results, self.results, strict=True):
                 new.name_hint = _with_suffix(old.name_hint, suffix)
             else_ops = [condition, branch]
         self.rewriter.insert(else_ops)
