@@ -119,6 +119,7 @@ class BlockCopier:
         """
         values = [*self._outside, *seed]
         ops: list[Operation] = []
+        new_use = Use.__new__
         for op, pick, results, cloned in self._plan:
             if cloned:
                 # The values so far: a prefix of the keys.
@@ -132,7 +133,11 @@ class BlockCopier:
             operands = pick(values)
             uses: list[Use] = []
             for index, value in enumerate(operands):
-                use = Use(new, index)
+                # `Use(new, index)` without its `__init__`: the links of the
+                # use list stay at their class defaults (none) but the next.
+                use = new_use(Use)
+                use._operation = new
+                use._index = index
                 first = value.first_use
                 if first is not None:
                     use._next_use = first
