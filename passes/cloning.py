@@ -272,8 +272,9 @@ def insert_fresh(builder: Builder, ops: Sequence[Operation]) -> None:
         before._prev_op = last
     if isinstance(builder, PatternRewriter):
         builder.has_done_action = True
-    for op in ops:
-        builder.handle_operation_insertion(op)
+    if builder.operation_insertion_handler:  # no call per op when none listens
+        for op in ops:
+            builder.handle_operation_insertion(op)
 
 
 def _set_operands(op: Operation, operands: tuple[SSAValue, ...]) -> None:
