@@ -193,7 +193,7 @@ def _check_flattened(op: PipelineOp, iterations: range) -> None:
         for user in users:
             copy = clone_op(user, {iv: constant.result})
             try:
-                _verifier(type(copy))(copy)
+                flattened_verifier(type(copy))(copy)
             except VerifyException as error:
                 name = "" if iv.name_hint is None else f"%{iv.name_hint} = "
                 fail(
@@ -208,7 +208,7 @@ def _check_flattened(op: PipelineOp, iterations: range) -> None:
 
 
 @cache
-def _verifier(cls: type[Operation]) -> Callable[[Operation], None]:
+def flattened_verifier(cls: type[Operation]) -> Callable[[Operation], None]:
     """
     `cls.verify_`; for an op class xDSL defined (`irdl_op_definition`), its
     check of the definition done by the compiled test of `fast_verify`,

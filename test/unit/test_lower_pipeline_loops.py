@@ -18,7 +18,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from passes.lower_pipeline_loops import LowerPipelineLoopsPass, _verifier
+from passes.lower_pipeline_loops import LowerPipelineLoopsPass, flattened_verifier
 from passes.unroll import REMAINDERS, Remainder, body_copies
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.context import pypto_context
@@ -320,14 +320,14 @@ def _outcome(verify: Callable[[], None]) -> str | None:
 
 def test_flattened_checks_verify_as_verify_does():
     """
-    The verifier of the flattened iterations' checks (`_verifier`): the
+    The verifier of the flattened iterations' checks (`flattened_verifier`): the
     outcome of `verify_` on every op of the corpus, and on ops whose types
     break their definitions or their own verifiers (`index_cast`), the same
     message; upstream ops
     (`arith.muli`) take the compiled test, ours keep their own.
     """
-    assert _verifier(arith.MuliOp) is not arith.MuliOp.verify_
-    assert _verifier(PipelineOp) is PipelineOp.verify_
+    assert flattened_verifier(arith.MuliOp) is not arith.MuliOp.verify_
+    assert flattened_verifier(PipelineOp) is PipelineOp.verify_
     ops = [op for _, module in sound_inputs() for op in walk_ops(module)]
     broken = parsed(
         """
@@ -345,5 +345,5 @@ def test_flattened_checks_verify_as_verify_does():
     for op in ops:
         expected = _outcome(op.verify_)
         failed += expected is not None
-        assert _outcome(partial(_verifier(type(op)), op)) == expected, op.name
+        assert _outcome(partial(flattened_verifier(type(op)), op)) == expected, op.name
     assert failed == len(wrong)  # the corpus is sound
