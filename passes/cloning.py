@@ -119,7 +119,6 @@ class BlockCopier:
         """
         values = [*self._outside, *seed]
         ops: list[Operation] = []
-        new_use = Use.__new__
         for op, pick, results, cloned in self._plan:
             if cloned:
                 # The values so far: a prefix of the keys.
@@ -127,25 +126,10 @@ class BlockCopier:
                 values.extend(copy.results)
                 ops.append(copy)
                 continue
-            # `_detached` and `_copy_fields`, inline: one call per copy, not per op.
+            # `_detached` and `_copy_fields`, inline: one call per op, not four.
             cls = type(op)
             new = cls.__new__(cls)
-            operands = pick(values)
-            uses: list[Use] = []
-            for index, value in enumerate(operands):
-                # `Use(new, index)` without its `__init__`: the links of the
-                # use list stay at their class defaults (none) but the next.
-                use = new_use(Use)
-                use._operation = new
-                use._index = index
-                first = value.first_use
-                if first is not None:
-                    use._next_use = first
-                    first._prev_use = use
-                value.first_use = use
-                uses.append(use)
-            new._operands = SSAValues(operands)
-            new._operand_uses = tuple(uses)
+            _set_operands(new, pick(values))
             new.properties = op.properties.copy()
             new.attributes = op.attributes.copy()
             # Successors, regions, parent and links: their class defaults (none).
@@ -280,9 +264,14 @@ def insert_fresh(builder: Builder, ops: Sequence[Operation]) -> None:
 def _set_operands(op: Operation, operands: tuple[SSAValue, ...]) -> None:
     """Give `op`, which has no operands yet, these operands and their uses."""
     uses: list[Use] = []
+    new_use = Use.__new__
     for index, value in enumerate(operands):
-        # `value.add_use(use)`, inline: a use is new, so it goes first.
-        use = Use(op, index)
+        # `Use(op, index)` without its `__init__`, its links left at their
+        # class defaults (none) but the next; then `value.add_use(use)`,
+        # inline: a use is new, so it goes first.
+        use = new_use(Use)
+        use._operation = op
+        use._index = index
         first = value.first_use
         if first is not None:
             use._next_use = first
