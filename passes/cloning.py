@@ -261,6 +261,17 @@ def insert_fresh(builder: Builder, ops: Sequence[Operation]) -> None:
             builder.handle_operation_insertion(op)
 
 
+def discard(op: Operation) -> None:
+    """
+    Take `op`, a detached op without regions whose results nothing uses (a
+    copy made for a check), out of the use lists of its operands: what
+    `op.erase()` changes in the IR, without its other steps.
+    """
+    for value, use in zip(op._operands, op._operand_uses, strict=True):
+        value.remove_use(use)
+    op._operands, op._operand_uses = SSAValues(), ()
+
+
 def _set_operands(op: Operation, operands: tuple[SSAValue, ...]) -> None:
     """Give `op`, which has no operands yet, these operands and their uses."""
     uses: list[Use] = []

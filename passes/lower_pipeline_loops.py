@@ -29,7 +29,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from passes.cloning import clone_op
+from passes.cloning import clone_op, discard
 from passes.collector import collector_paused
 from passes.diagnostics import fail
 from passes.unroll import (
@@ -203,8 +203,8 @@ def _check_flattened(op: PipelineOp, iterations: range) -> None:
                     f"bounds: {error}",
                 )
             finally:
-                copy.erase()
-        constant.erase()
+                discard(copy)
+        # The constant, detached and now unused, is dropped as it is.
 
 
 @cache
