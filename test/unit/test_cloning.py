@@ -111,7 +111,7 @@ def test_block_copies_match_clone_op(module: ModuleOp):
         ours, copied = BlockCopier(block.args, body, outputs).copy(block.args)
         assert [_generic(op) for op in ours] == [_generic(op) for op in theirs]
         # Their copy of a value, as ours: the result in the same place.
-        ours_of = {
+        ours_of: dict[SSAValue, SSAValue] = {
             theirs_result: ours_result
             for their_op, our_op in zip(theirs, ours, strict=True)
             for theirs_result, ours_result in zip(
