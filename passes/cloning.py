@@ -16,8 +16,10 @@ tied to the pinned xDSL (0.75); `test_cloning.py` compares it with
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
+from operator import itemgetter
+from typing import cast
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import LocationAttr
@@ -69,6 +71,92 @@ def _copy_fields(
     new.results = SSAValues(results)
     new.location = op.location
     return new
+
+
+class BlockCopier:
+    """
+    Copies of a run of ops of one block (`ops`), made many times: each copy
+    what `clone_op` makes of every op in turn with one mapper seeded with
+    values for the block's arguments (`args`). The layout is read once: each
+    operand becomes a position in the copy's list of values (the values from
+    outside the run first, then the arguments, then each op's results), so
+    an op without regions or successors is copied inline in one loop, no
+    value hashed; the others go through `clone_op`. `outputs` are the values
+    whose copies a copy returns (say, what the block yields).
+    """
+
+    def __init__(
+        self,
+        args: Sequence[SSAValue],
+        ops: Sequence[Operation],
+        outputs: Sequence[SSAValue],
+    ) -> None:
+        # Keyed by `id`: an `SSAValue` hashes through a Python-level `__hash__`.
+        results = [result for op in ops for result in op.results]
+        defined = {id(value) for value in (*args, *results)}
+        used = (*(v for op in ops for v in op._operands), *outputs)
+        outside = {id(v): v for v in used if id(v) not in defined}
+        self._outside = tuple(outside.values())
+        self._keys: tuple[SSAValue, ...] = (*self._outside, *args, *results)
+        slots = {id(value): index for index, value in enumerate(self._keys)}
+        self._plan = tuple(
+            (
+                op,
+                _picker(tuple([slots[id(v)] for v in op._operands])),
+                tuple([(result._type, result._name) for result in op.results]),
+                bool(op.regions or op._successors),
+            )
+            for op in ops
+        )
+        self._outputs = tuple([slots[id(value)] for value in outputs])
+
+    def copy(
+        self, seed: Sequence[SSAValue]
+    ) -> tuple[list[Operation], tuple[SSAValue, ...]]:
+        """
+        A detached copy of each op, in order, with `seed` for the arguments;
+        and the copies of the outputs.
+        """
+        values = [*self._outside, *seed]
+        ops: list[Operation] = []
+        for op, pick, results, cloned in self._plan:
+            if cloned:
+                # The values so far: a prefix of the keys.
+                copy = clone_op(op, dict(zip(self._keys, values, strict=False)))
+                values.extend(copy.results)
+                ops.append(copy)
+                continue
+            # `_detached` and `_copy_fields`, inline: one call per op, not four.
+            cls = type(op)
+            new = cls.__new__(cls)
+            _set_operands(new, pick(values))
+            new.properties = op.properties.copy()
+            new.attributes = op.attributes.copy()
+            # Successors, regions, parent and links: their class defaults (none).
+            made: list[OpResult] = []
+            for index, (type_, name) in enumerate(results):
+                result = OpResult(type_, new, index)
+                result._name = name  # valid: it is the original's
+                made.append(result)
+            new.results = SSAValues(made)
+            new.location = op.location
+            values.extend(made)
+            ops.append(new)
+        return ops, tuple([values[slot] for slot in self._outputs])
+
+
+_Picker = Callable[[list[SSAValue]], tuple[SSAValue, ...]]
+"""Picks some values of a list, as a tuple."""
+
+
+def _picker(slots: tuple[int, ...]) -> _Picker:
+    """What picks the values at `slots` (in C, for two or more)."""
+    if len(slots) > 1:
+        return cast(_Picker, itemgetter(*slots))
+    if slots:
+        slot = slots[0]
+        return lambda values: (values[slot],)
+    return lambda values: ()
 
 
 def create_op(
@@ -137,12 +225,7 @@ def _detached(
     _set_operands(new, operands)
     new.properties = properties
     new.attributes = attributes
-    new._successors = ()
-    new._successor_uses = ()
-    new.regions = ()
-    new.parent = None
-    new._next_op = None
-    new._prev_op = None
+    # Successors, regions, parent and links: their class defaults (none).
     return new
 
 
@@ -173,16 +256,33 @@ def insert_fresh(builder: Builder, ops: Sequence[Operation]) -> None:
         before._prev_op = last
     if isinstance(builder, PatternRewriter):
         builder.has_done_action = True
-    for op in ops:
-        builder.handle_operation_insertion(op)
+    if builder.operation_insertion_handler:  # no call per op when none listens
+        for op in ops:
+            builder.handle_operation_insertion(op)
+
+
+def discard(op: Operation) -> None:
+    """
+    Take `op`, a detached op without regions whose results nothing uses (a
+    copy made for a check), out of the use lists of its operands: what
+    `op.erase()` changes in the IR, without its other steps.
+    """
+    for value, use in zip(op._operands, op._operand_uses, strict=True):
+        value.remove_use(use)
+    op._operands, op._operand_uses = SSAValues(), ()
 
 
 def _set_operands(op: Operation, operands: tuple[SSAValue, ...]) -> None:
     """Give `op`, which has no operands yet, these operands and their uses."""
     uses: list[Use] = []
+    new_use = Use.__new__
     for index, value in enumerate(operands):
-        # `value.add_use(use)`, inline: a use is new, so it goes first.
-        use = Use(op, index)
+        # `Use(op, index)` without its `__init__`, its links left at their
+        # class defaults (none) but the next; then `value.add_use(use)`,
+        # inline: a use is new, so it goes first.
+        use = new_use(Use)
+        use._operation = op
+        use._index = index
         first = value.first_use
         if first is not None:
             use._next_use = first

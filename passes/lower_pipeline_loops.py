@@ -12,14 +12,14 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from xdsl.context import Context
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -29,15 +29,16 @@ from xdsl.pattern_rewriter import (
 from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from passes.cloning import clone_op
+from passes.cloning import clone_op, discard
 from passes.collector import collector_paused
 from passes.diagnostics import fail
 from passes.unroll import (
     REMAINDERS,
-    CopyMaps,
+    Copies,
     Remainder,
     body_copies,
     flattened_iterations,
+    index_constant,
     static_bounds,
     unroll_by_factor,
 )
@@ -45,11 +46,12 @@ from pypto_dialect.allocation import BindOp
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.constants import constant_int
 from pypto_dialect.effects import TensorWindowAccess
+from pypto_dialect.fast_verify import compile_definition
 from pypto_dialect.numbers import INDEX_MAX, index_misfit, integer_text
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.tile import writes_accumulator
 from pypto_dialect.types import TileType
-from pypto_dialect.walks import ancestors, walk_ops
+from pypto_dialect.walks import ancestors, block_ops, walk_ops
 
 DEFAULT_MAX_COPIES = 1024
 """The default of the pass option `max-copies`."""
@@ -135,12 +137,12 @@ def _describe_copies(
 
 def _check_replication(
     op: PipelineOp, nested: int, max_copies: int, remainder: Remainder
-) -> int:
+) -> tuple[int, int]:
     """
     Diagnose a lowering of `op` that would be too large or compute an index
     constant out of range, before any op is created. Returns the number of
     body copies it creates, counting those of the lowered pipelines nested
-    in it (`nested` per copy).
+    in it (`nested` per copy), and the loop's step.
     """
     step = _constant_step(op)
     _index_constant(op, op.lb, "lower bound")
@@ -168,7 +170,7 @@ def _check_replication(
     if bounds is not None:
         lb, trip = bounds
         _check_flattened(op, flattened_iterations(lb, trip, stages, step, remainder))
-    return copies
+    return copies, step
 
 
 def _check_flattened(op: PipelineOp, iterations: range) -> None:
@@ -187,11 +189,11 @@ def _check_flattened(op: PipelineOp, iterations: range) -> None:
     users = [use.operation for use in iv.uses if not use.operation.regions]
     extremes = sorted({iterations[0], iterations[-1]}) if iterations else []
     for value in extremes if users else ():
-        constant = arith.ConstantOp(IntegerAttr(value, IndexType()))
+        constant = index_constant(value, op.location)
         for user in users:
             copy = clone_op(user, {iv: constant.result})
             try:
-                copy.verify_()
+                flattened_verifier(type(copy))(copy)
             except VerifyException as error:
                 name = "" if iv.name_hint is None else f"%{iv.name_hint} = "
                 fail(
@@ -201,8 +203,39 @@ def _check_flattened(op: PipelineOp, iterations: range) -> None:
                     f"bounds: {error}",
                 )
             finally:
-                copy.erase()
-        constant.erase()
+                discard(copy)
+        # The constant, detached and now unused, is dropped as it is.
+
+
+@cache
+def flattened_verifier(cls: type[Operation]) -> Callable[[Operation], None]:
+    """
+    `cls.verify_`; for an op class xDSL defined (`irdl_op_definition`), its
+    check of the definition done by the compiled test of `fast_verify`,
+    which raises the same diagnostics: xDSL's generic check was most of the
+    flattened iterations' checks on small loops, which verify upstream ops
+    such as the `arith.muli` of an offset.
+    """
+    verify = cls.verify_
+    code, cells = verify.__code__, verify.__closure__ or ()
+    found = dict(
+        zip(code.co_freevars, (cell.cell_contents for cell in cells), strict=True)
+    )
+    if not issubclass(cls, IRDLOperation) or found.keys() != {
+        "custom_verify",
+        "op_def",
+    }:
+        return verify
+    compiled = compile_definition(cls.get_irdl_definition())
+    if compiled is None:
+        return verify
+    custom: Callable[[Operation], None] = found["custom_verify"]
+
+    def verify_compiled(op: Operation) -> None:
+        compiled.verify(op)
+        custom(op)
+
+    return verify_compiled
 
 
 def _accessed(op: Operation) -> str:
@@ -225,13 +258,13 @@ def _check_module(
         _check_membership(op)
         if type(op) is BindOp:
             _check_binding(op)
-        if not isinstance(op, PipelineOp):
+        if not op.regions or not isinstance(op, PipelineOp):
             continue
         nested = max(1, nested_copies.pop(op, 0))
         copies = nested
         if op.num_stages > 1:
-            copies = _check_replication(op, nested, max_copies, remainder)
-            pipelines.append((op, _constant_step(op)))
+            copies, step = _check_replication(op, nested, max_copies, remainder)
+            pipelines.append((op, step))
         enclosing = next(
             (outer for outer in ancestors(op) if isinstance(outer, PipelineOp)), None
         )
@@ -291,10 +324,14 @@ class MembershipTagger:
             None,
         )
         policy = op.policy
-        # One walk of the loop (itself never tagged: it has a region).
+        # One walk of the body (the loop and its terminator are never tagged);
+        # an op without regions is its own walk.
         tagged = tuple(
-            (nested.results[0], nested.attributes.get(MEMBERSHIP_ATTR_NAME))
-            for nested in walk_ops(op)
+            (index, position, nested.attributes.get(MEMBERSHIP_ATTR_NAME))
+            for index, body_op in enumerate(block_ops(op.body.block))
+            for position, nested in enumerate(
+                walk_ops(body_op) if body_op.regions else (body_op,)
+            )
             if _gets_membership(nested, policy)
         )
         return _LoopTagger(self, scope, tagged)
@@ -306,20 +343,26 @@ class _LoopTagger:
 
     tagger: MembershipTagger
     scope: Operation | None
-    tagged: Sequence[tuple[SSAValue, Attribute | None]]
+    tagged: Sequence[tuple[int, int, Attribute | None]]
     """
-    The results of the tagged ops of the original body, with the membership
-    they had before the lowering (the original body becomes a copy itself).
+    The tagged ops of the original body, each as the index of its body op
+    and its position in the walk of that op (0: the op itself), with the
+    membership it had before the lowering (the original body becomes a copy
+    itself).
     """
 
-    def __call__(self, copies: CopyMaps) -> None:
+    def __call__(self, copies: Copies) -> None:
         group = self.tagger.take_group(self.scope)
-        for stage, mapper in enumerate(copies):
+        for stage, ops in enumerate(copies):
             # Attributes are immutable: the ops of a copy share equal memberships.
             memberships: dict[Attribute | None, MembershipAttr] = {}
-            for result, original in self.tagged:
-                copy = mapper.get(result, result).owner
-                assert isinstance(copy, Operation)
+            walks: dict[int, list[Operation]] = {}
+            for index, position, original in self.tagged:
+                copy = ops[index]
+                if position:
+                    if index not in walks:
+                        walks[index] = list(walk_ops(copy))
+                    copy = walks[index][position]
                 if original not in memberships:
                     memberships[original] = _extended(original, group, stage)
                 copy.attributes[MEMBERSHIP_ATTR_NAME] = memberships[original]
@@ -342,8 +385,8 @@ class LowerPipelinePattern(RewritePattern):
     def match_and_rewrite(self, op: PipelineOp, rewriter: PatternRewriter) -> None:
         if op.num_stages <= 1:
             return
-        _check_replication(op, 1, self.max_copies, self.remainder)
-        self.replicate(op, _constant_step(op), rewriter)
+        _, step = _check_replication(op, 1, self.max_copies, self.remainder)
+        self.replicate(op, step, rewriter)
 
     def replicate(self, op: PipelineOp, step: int, rewriter: PatternRewriter) -> None:
         """Replicate `op`, checked (`_check_replication`), whose step is `step`."""

@@ -11,33 +11,33 @@ every region of copies it builds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Literal, get_args
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, i1, i64
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import IndexType, IntegerAttr, LocationAttr, i1, i64
+from xdsl.ir import Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.core import OpT
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from passes.cloning import clone_op, create_op, insert_fresh
+from passes.cloning import BlockCopier, create_op, insert_fresh
 from passes.demote import demote_to_scf_for
 from pypto_dialect.constants import constant_int
 from pypto_dialect.numbers import INDEX_MIN
 from pypto_dialect.pipeline import PipelineOp, YieldOp, pipeline_properties
+from pypto_dialect.walks import block_ops
 
-CopyMaps = Sequence[Mapping[SSAValue, SSAValue]]
+Copies = Sequence[Sequence[Operation]]
 """
-The copies of the body in one region, in order: each maps the values of the
-original body (its arguments and the results of its ops) to the copy's. A
-value a map lacks is its own copy: copy 0 of the main loop is the original
-body itself (its map is empty), as in MLIR's `loopUnrollByFactor`.
+The copies of the body in one region, in order: each the ops of one copy,
+in the order of the body's ops (its terminator left out). Copy 0 of the
+main loop is the original body itself, as in MLIR's `loopUnrollByFactor`.
 """
 
-Annotate = Callable[[CopyMaps], None]
+Annotate = Callable[[Copies], None]
 """
 Called once per region of copies (the main loop's body, the static
 remainder, each branch of the cascade, the body of the remainder loop), in
@@ -130,6 +130,19 @@ def _index_attr(value: int) -> IntegerAttr[IndexType]:
     return IntegerAttr(value, _INDEX)
 
 
+def index_constant(value: int, location: LocationAttr) -> arith.ConstantOp:
+    """`arith.constant value : index` at `location`, detached, built directly."""
+    return create_op(
+        arith.ConstantOp, (), (_INDEX,), {"value": _index_attr(value)}, location
+    )
+
+
+@lru_cache(maxsize=4096)
+def _valid_name(name: str) -> str:
+    """What setting `name_hint` to `name` stores (checked once per name)."""
+    return OpResult.extract_valid_name(name)
+
+
 def _with_suffix(name: str | None, suffix: str) -> str | None:
     return None if name is None else name + suffix
 
@@ -159,17 +172,23 @@ class _Unrolling:
         self.annotate = annotate
         self.remainder: Remainder = remainder
 
-        block = loop.body.block
+        self.body = loop.body
+        block = self.body.block
         terminator = block.last_op
         assert isinstance(terminator, YieldOp), "verified pipelines end in pypto.yield"
         self.body_args = block.args
-        self.body_ops = tuple(block.ops)[:-1]
+        self.body_ops = block_ops(block)[:-1]
         self.yielded = tuple(terminator.arguments)
+        self.copier = BlockCopier(self.body_args, self.body_ops, self.yielded)
 
+        # The loop's fields, read once (IRDL's accessors cost a call each).
+        self.lb, self.ub, self.step_value = loop.lb, loop.ub, loop.step
+        self.iter_args = tuple(loop.iter_args)
+        self.results = loop.results
         # The constant operands already hold some of the values we need.
         self.constants: dict[int, SSAValue] = {
             value: operand
-            for operand in (loop.lb, loop.ub, loop.step)
+            for operand in (self.lb, self.ub, self.step_value)
             if (value := constant_int(operand)) is not None
         }
 
@@ -181,10 +200,11 @@ class _Unrolling:
     def insert_named(
         self, builder: Builder, op: Operation, name: str | None
     ) -> SSAValue:
-        """Insert a single-result op at the loop's location and name its result."""
-        insert_fresh(builder, (self.located(op),))
-        op.results[0].name_hint = name
-        return op.results[0]
+        """Insert a single-result op made at the loop's location and name its result."""
+        insert_fresh(builder, (op,))
+        result = op.results[0]
+        result._name = None if name is None else _valid_name(name)  # pyright: ignore[reportPrivateUsage]
+        return result
 
     def index_op(self, cls: type[OpT], *operands: SSAValue) -> OpT:
         """
@@ -197,26 +217,28 @@ class _Unrolling:
     def constant(self, value: int) -> SSAValue:
         """An index constant before the loop, created at most once per value."""
         if value not in self.constants:
-            constant = create_op(
-                arith.ConstantOp,
-                (),
-                (_INDEX,),
-                {"value": _index_attr(value)},
-                self.loop.location,
-            )
+            constant = index_constant(value, self.loop.location)
             self.constants[value] = self.insert_named(
                 self.rewriter, constant, f"c{value}"
             )
         return self.constants[value]
 
-    def copy_index(self, builder: Builder, base: SSAValue | int, k: int) -> SSAValue:
-        """The induction variable of copy k: `base + k*step`."""
+    def copy_index(
+        self, base: SSAValue | int, k: int
+    ) -> tuple[SSAValue, tuple[Operation, ...]]:
+        """
+        The induction variable of copy k, `base + k*step`, and the op that
+        computes it, if one does, not yet inserted.
+        """
         if isinstance(base, int):
-            return self.constant(base + k * self.step)
+            return self.constant(base + k * self.step), ()
         if k == 0:
-            return base
+            return base, ()
         offset = self.index_op(arith.AddiOp, base, self.constant(k * self.step))
-        return self.insert_named(builder, offset, self.body_args[0].name_hint)
+        index = offset.results[0]
+        # The argument's own name, valid: set as `clone_op` sets names.
+        index._name = self.body_args[0]._name  # pyright: ignore[reportPrivateUsage]
+        return index, (offset,)
 
     def emit_copies(
         self,
@@ -234,20 +256,15 @@ class _Unrolling:
         place (`base` and `carried` being its arguments). Returns the values
         the last copy yields.
         """
-        copies: list[dict[SSAValue, SSAValue]] = []
+        copies: list[Sequence[Operation]] = []
         if first_is_original:
-            copies.append({})
+            copies.append(self.body_ops)
             carried = self.yielded
         for k in range(len(copies), count):
-            index = self.copy_index(builder, base, k)
-            mapper: dict[SSAValue, SSAValue] = dict(
-                zip(self.body_args, (index, *carried), strict=True)
-            )
-            insert_fresh(
-                builder, [clone_op(body_op, mapper) for body_op in self.body_ops]
-            )
-            copies.append(mapper)
-            carried = tuple(mapper.get(value, value) for value in self.yielded)
+            index, offset = self.copy_index(base, k)
+            ops, carried = self.copier.copy((index, *carried))
+            insert_fresh(builder, (*offset, *ops))
+            copies.append(ops)
         self.annotate(copies)
         return carried
 
@@ -257,7 +274,7 @@ class _Unrolling:
         the original body (moved, not copied), then F-1 copies after it.
         """
         loop, rewriter = self.loop, self.rewriter
-        terminator = loop.body.block.last_op
+        terminator = self.body.block.last_op
         assert terminator is not None
         yielded = self.emit_copies(
             Builder(InsertPoint.before(terminator)),
@@ -272,17 +289,18 @@ class _Unrolling:
         # generic argument checks (the fields are the loop's own).
         main = create_op(
             PipelineOp,
-            (loop.lb, ub, self.constant(self.factor * self.step), *loop.iter_args),
-            [value.type for value in loop.iter_args],
+            (self.lb, ub, self.constant(self.factor * self.step), *self.iter_args),
+            [value.type for value in self.iter_args],
             pipeline_properties(1, loop.policy),
             loop.location,
             attributes=loop.attributes,
-            regions=(rewriter.move_region_contents_to_new_regions(loop.body),),
+            regions=(rewriter.move_region_contents_to_new_regions(self.body),),
         )
         suffix = "_main" if remainder_follows else ""
-        for new, old in zip(main.res, loop.res, strict=True):
+        for new, old in zip(main.results, self.results, strict=True):
             new.name_hint = _with_suffix(old.name_hint, suffix)
-        return rewriter.insert(main)
+        insert_fresh(rewriter, (main,))  # its region is the loop's body
+        return main
 
     def unroll_static(self, lb: int, trip: int) -> None:
         """
@@ -295,11 +313,13 @@ class _Unrolling:
         main_iters, remainder = divmod(trip, self.factor)
         # main_end lies in [lb, ub): no overflow.
         main_end = lb + main_iters * self.factor * self.step
-        results: Sequence[SSAValue] = self.loop.iter_args
+        results: Sequence[SSAValue] = self.iter_args
         if main_iters:
             # Without a remainder the main loop stops exactly where the original did.
-            main_ub = self.constant(main_end) if remainder else self.loop.ub
-            results = self.emit_main_loop(main_ub, remainder_follows=remainder > 0).res
+            main_ub = self.constant(main_end) if remainder else self.ub
+            results = self.emit_main_loop(
+                main_ub, remainder_follows=remainder > 0
+            ).results
         flattened = flattened_iterations(
             lb, trip, self.factor, self.step, self.remainder
         )
@@ -329,11 +349,11 @@ class _Unrolling:
         span, last_copy = factor * step, (factor - 1) * step
         # An empty loop (lb >= ub) starts at ub, so that nothing remains.
         start = self.insert_named(
-            rewriter, self.index_op(arith.MinSIOp, loop.lb, loop.ub), "unroll_start"
+            rewriter, self.index_op(arith.MinSIOp, self.lb, self.ub), "unroll_start"
         )
         clamped = self.insert_named(
             rewriter,
-            self.index_op(arith.MaxSIOp, loop.ub, self.constant(INDEX_MIN + last_copy)),
+            self.index_op(arith.MaxSIOp, self.ub, self.constant(INDEX_MIN + last_copy)),
             "unroll_ub_clamped",
         )
         limit = self.insert_named(
@@ -342,7 +362,7 @@ class _Unrolling:
             "unroll_group_limit",
         )
         room = self.insert_named(
-            rewriter, self.index_op(arith.SubiOp, loop.ub, limit), "unroll_room"
+            rewriter, self.index_op(arith.SubiOp, self.ub, limit), "unroll_room"
         )
         offset = self.insert_named(
             rewriter,
@@ -365,7 +385,7 @@ class _Unrolling:
         )
         main = self.emit_main_loop(main_end, remainder_follows=True)
         if self.remainder == "loop":
-            rewriter.replace(loop, (), self.emit_remainder_loop(main_end, main.res))
+            rewriter.replace(loop, (), self.emit_remainder_loop(main_end, main.results))
             return
         remainder = self.insert_named(
             rewriter,
@@ -377,7 +397,7 @@ class _Unrolling:
             remainder = self.insert_named(rewriter, rounded, "unroll_rem_rounded")
             ceil_div = self.index_op(arith.FloorDivSIOp, remainder, self.constant(step))
             remainder = self.insert_named(rewriter, ceil_div, "unroll_rem")
-        results = self.emit_cascade(remainder, main_end, main.res)
+        results = self.emit_cascade(remainder, main_end, main.results)
         rewriter.replace(loop, (), results)
 
     def floor_mod(self, value: SSAValue, modulus: int, name: str) -> SSAValue:
@@ -424,20 +444,16 @@ class _Unrolling:
         block = Block(arg_types=[arg.type for arg in self.body_args])
         for new, old in zip(block.args, self.body_args, strict=True):
             new.name_hint = old.name_hint
-        mapper: dict[SSAValue, SSAValue] = dict(
-            zip(self.body_args, block.args, strict=True)
-        )
-        block.add_ops(clone_op(body_op, mapper) for body_op in self.body_ops)
-        block.add_op(
-            self.located(scf.YieldOp(*(mapper.get(v, v) for v in self.yielded)))
-        )
-        self.annotate([mapper])
+        ops, yielded = self.copier.copy(block.args)
+        block.add_ops(ops)
+        block.add_op(self.located(scf.YieldOp(*yielded)))
+        self.annotate([ops])
         remainder = self.located(
-            scf.ForOp(start, self.loop.ub, self.loop.step, carried, Region(block))
+            scf.ForOp(start, self.ub, self.step_value, carried, Region(block))
         )
-        for new, old in zip(remainder.res, self.loop.res, strict=True):
+        for new, old in zip(remainder.results, self.results, strict=True):
             new.name_hint = old.name_hint
-        return self.rewriter.insert(remainder).res
+        return self.rewriter.insert(remainder).results
 
     def emit_cascade(
         self,
@@ -481,7 +497,7 @@ class _Unrolling:
                 regions=(Region(then_block), else_region),
             )
             suffix = f"_rem{count}" if count > 1 else ""
-            for new, old in zip(branch.output, self.loop.res, strict=True):
+            for new, old in zip(branch.results, self.results, strict=True):
                 new.name_hint = _with_suffix(old.name_hint, suffix)
             else_ops = [condition, branch]
         self.rewriter.insert(else_ops)

@@ -23,7 +23,7 @@ def constant_int(value: SSAValue) -> int | None:
     owner = value.op
     # `arith.constant` directly; any other constant-like op through its folder.
     if type(owner) is ConstantOp:
-        attr = owner.value
+        attr = owner.properties["value"]  # `owner.value`, without IRDL's descriptor
     elif _is_constant_like(type(owner)):
         attr = ConstantLike.get_constant_value(value)
     else:

@@ -281,6 +281,14 @@ def compiled_definition(op_type: type[Operation]) -> CompiledDefinition | None:
     return _COMPILED.get(op_type)
 
 
+def compile_definition(op_def: OpDef) -> CompiledDefinition | None:
+    """The compiled test of any definition, None when the compiler does not cover it."""
+    try:
+        return CompiledDefinition(op_def)
+    except _NotCompiled:
+        return None
+
+
 def pypto_op_definition(cls: type[_OpT]) -> type[_OpT]:
     """
     `irdl_op_definition`, with the compiled test of the definition in front of
@@ -290,10 +298,8 @@ def pypto_op_definition(cls: type[_OpT]) -> type[_OpT]:
     if custom_verify is Operation.verify_:
         custom_verify = None
     cls = irdl_op_definition(cls)
-    op_def = cls.get_irdl_definition()
-    try:
-        compiled = CompiledDefinition(op_def)
-    except _NotCompiled:
+    compiled = compile_definition(cls.get_irdl_definition())
+    if compiled is None:
         return cls
     _COMPILED[cls] = compiled
 

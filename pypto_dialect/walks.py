@@ -43,13 +43,9 @@ def walk_ops(root: Operation, *, regions_first: bool = False) -> Iterator[Operat
             stack.append((op, True))  # yielded once its regions are done
         else:
             yield op
-        if op.regions:
-            stack.extend(
-                (nested, False)
-                for region in reversed(op.regions)
-                for block in reversed(region.blocks)
-                for nested in reversed(block.ops)
-            )
+        for region in reversed(op.regions):
+            for block in reversed(region.blocks):
+                stack.extend([(nested, False) for nested in reversed(block_ops(block))])
 
 
 def ops_with_regions(root: Operation) -> list[Operation]:

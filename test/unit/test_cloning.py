@@ -27,8 +27,8 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint
 
-from passes.cloning import clone_op, create_op, insert_fresh, transplant
-from pypto_dialect.walks import walk_ops
+from passes.cloning import BlockCopier, clone_op, create_op, insert_fresh, transplant
+from pypto_dialect.walks import block_ops, walk_ops
 
 REGIONS = """
 "test.graph"() ({
@@ -82,6 +82,48 @@ def test_the_corpus_is_not_empty():
 )
 def test_copies_match_operation_clone(module: ModuleOp):
     _assert_clones_like_xdsl(module)
+
+
+@pytest.mark.parametrize(
+    "module",
+    [module for _, module in SOUND_INPUTS],
+    ids=[name for name, _ in SOUND_INPUTS],
+)
+def test_block_copies_match_clone_op(module: ModuleOp):
+    """
+    `BlockCopier` copies the ops of every block but its last as `clone_op`
+    does, in turn, with one mapper; the outputs (the last op's operands) map
+    alike; the copies, inserted before the last op, keep the links sound.
+    """
+    copy = module.clone()
+    blocks = [
+        block
+        for op in walk_ops(copy)
+        for region in op.regions
+        for block in region.blocks
+        if block.first_op is not block.last_op
+    ]
+    for block in blocks:
+        *body, last = block_ops(block)
+        outputs = tuple(last.operands)
+        mapper: dict[SSAValue, SSAValue] = {}
+        theirs = [clone_op(op, mapper) for op in body]
+        ours, copied = BlockCopier(block.args, body, outputs).copy(block.args)
+        assert [_generic(op) for op in ours] == [_generic(op) for op in theirs]
+        # Their copy of a value, as ours: the result in the same place.
+        ours_of: dict[SSAValue, SSAValue] = {
+            theirs_result: ours_result
+            for their_op, our_op in zip(theirs, ours, strict=True)
+            for theirs_result, ours_result in zip(
+                their_op.results, our_op.results, strict=True
+            )
+        }
+        expected = (mapper.get(value, value) for value in outputs)
+        assert copied == tuple(ours_of.get(value, value) for value in expected)
+        for op in reversed(theirs):
+            op.erase()
+        block.insert_ops_before(ours, last)
+    check_links(copy)
 
 
 def _top_ops(module: ModuleOp) -> list[Operation]:

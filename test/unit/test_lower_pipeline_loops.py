@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from io import StringIO
 from pathlib import Path
 
 import pytest
+from corpus import parsed, sound_inputs
 from ir_integrity import apply_checked, check_integrity
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import PassFailedException
+from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.lower_pipeline_loops import LowerPipelineLoopsPass, flattened_verifier
 from passes.unroll import REMAINDERS, Remainder, body_copies
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.context import pypto_context
@@ -303,3 +307,43 @@ def test_passes_restore_the_collector(enabled: bool, fails: bool):
             assert gc.isenabled() is enabled
     finally:
         (gc.enable if was_enabled else gc.disable)()
+
+
+def _outcome(verify: Callable[[], None]) -> str | None:
+    """The message `verify` raises, None if it passes."""
+    try:
+        verify()
+    except VerifyException as error:
+        return str(error)
+    return None
+
+
+def test_flattened_checks_verify_as_verify_does():
+    """
+    The verifier of the flattened iterations' checks (`flattened_verifier`): the
+    outcome of `verify_` on every op of the corpus, and on ops whose types
+    break their definitions or their own verifiers (`index_cast`), the same
+    message; upstream ops
+    (`arith.muli`) take the compiled test, ours keep their own.
+    """
+    assert flattened_verifier(arith.MuliOp) is not arith.MuliOp.verify_
+    assert flattened_verifier(PipelineOp) is PipelineOp.verify_
+    ops = [op for _, module in sound_inputs() for op in walk_ops(module)]
+    broken = parsed(
+        """
+        %a = "test.op"() : () -> index
+        %b = "test.op"() : () -> i32
+        %m = "arith.muli"(%a, %b) : (index, i32) -> index
+        %n = "arith.addi"(%a, %a) : (index, index) -> i32
+        %c = "arith.constant"() {value = 1 : i32} : () -> index
+        %i = "arith.index_cast"(%a) : (index) -> index
+        """
+    )
+    wrong = list(broken.body.block.ops)[2:]
+    ops += wrong
+    failed = 0
+    for op in ops:
+        expected = _outcome(op.verify_)
+        failed += expected is not None
+        assert _outcome(partial(flattened_verifier(type(op)), op)) == expected, op.name
+    assert failed == len(wrong)  # the corpus is sound
