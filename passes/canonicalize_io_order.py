@@ -172,6 +172,13 @@ class CanonicalizeIOOrderPattern(RewritePattern):
                 shape,
                 summaries=self.summaries,
             )
+            if not self._keeps(ops, choice.chosen.order, graphs):
+                fail(
+                    loop,
+                    f"internal error: order=modelled kept {choice.chosen.name}, "
+                    "which breaks a dependence of this loop's body; please report "
+                    "this bug",
+                )
         chosen = choice.chosen
         notes = tuple(choice.explain()) if self.explain else ()
         ordered = _Ordered(list(chosen.order), chosen.keys, chosen.chains, notes)

@@ -63,10 +63,12 @@ class BodyModel:
     def simulate(self, order: Sequence[int]) -> Timeline:
         """
         The timeline of the body with `ops[i]` for `i` in `order`, in that
-        order, simulated until its steady state shows (no more iterations).
+        order, simulated until its steady state shows (no more iterations);
+        `order` keeps every dependence (not checked: the orders build it on
+        the dependence graph, and the pass checks the one it keeps).
         """
-        ops = self.loop.ops
-        return self.loop.simulate([ops[i] for i in order], min_iterations=1)
+        loop = self.loop
+        return loop.simulate_steps(loop.steps_in(order), min_iterations=1)
 
     @cached_property
     def bound(self) -> float:

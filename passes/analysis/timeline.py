@@ -421,6 +421,20 @@ class LoopModel:
                     )
         return indices
 
+    @cached_property
+    def _op_steps(self) -> tuple[tuple[int, ...], ...]:
+        """The steps of each op, by its index in `ops`."""
+        return tuple(self.steps_of[op] for op in self.ops)
+
+    def steps_in(self, order: Sequence[int]) -> tuple[int, ...]:
+        """
+        The steps in issue order for an order of the ops given by their
+        indices, not checked: for orders built to keep every dependence
+        (the candidates of `order=modelled`); `step_order` checks.
+        """
+        op_steps = self._op_steps
+        return tuple(step for index in order for step in op_steps[index])
+
     def simulate(
         self,
         order: Sequence[Operation] | None = None,
@@ -429,7 +443,20 @@ class LoopModel:
         max_iterations: int = MAX_ITERATIONS,
     ) -> Timeline:
         """The timeline of the body run back to back in `order`, and its steady state."""
-        indices = self.step_order(order)
+        return self.simulate_steps(
+            self.step_order(order),
+            min_iterations=min_iterations,
+            max_iterations=max_iterations,
+        )
+
+    def simulate_steps(
+        self,
+        indices: tuple[int, ...],
+        *,
+        min_iterations: int = MIN_ITERATIONS,
+        max_iterations: int = MAX_ITERATIONS,
+    ) -> Timeline:
+        """`simulate` with the steps in issue order (`step_order`, `steps_in`)."""
         run = _Run(self, indices)
         period = run.until_periodic(min_iterations, max_iterations)
         starts, ends = tuple(run.starts), tuple(run.ends)

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from test_report_properties import READ_HOISTED
 from test_timeline import add_one
 from xdsl.ir import Operation
+from xdsl.utils.exceptions import PassFailedException
 
 from passes import order_modelled, orders
 from passes.analysis.engines import CostModel, default_costs, op_cost
@@ -398,3 +399,21 @@ def test_local_moves_keep_every_dependence(
         assert all(place[s] < place[t] for t in order for s in before[t])
     # Every move that crosses no dependence is among them (one op moved).
     assert len({tuple(m) for m in moves}) == len(moves)
+
+
+def test_a_searched_order_that_breaks_a_dependence_is_an_internal_error(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    # The orders simulate their candidates unchecked; the pass checks the one
+    # kept before it moves an op.
+    def reversed_order(body: order_modelled.Body, explain: bool, budget: int):
+        backwards = tuple(reversed(body.category.order))
+        return order_modelled.Choice(
+            order_modelled.Candidate("reversed", backwards, ()), ()
+        )
+
+    monkeypatch.setattr(orders, "choose_order", reversed_order)
+    with pytest.raises(
+        PassFailedException, match="internal error: order=modelled kept reversed"
+    ):
+        explained(add_one(4))
