@@ -85,26 +85,26 @@ class Shapes:
 
     def _shape_of(self, op: Operation) -> tuple[Shape, tuple[SSAValue, ...]]:
         """The shape of an op with regions and the outside values it uses, in order."""
-        names: dict[SSAValue, int] = {}
+        # By `id`: xDSL hashes values in Python (the IR keeps them alive).
+        names: dict[int, int] = {}
         outside: list[SSAValue] = []
 
         def name(value: SSAValue) -> int:
-            number = names.get(value)
+            number = names.get(id(value))
             if number is None:
-                number = names[value] = -1 - len(outside)  # outside: negative
+                number = names[id(value)] = -1 - len(outside)  # outside: negative
                 outside.append(value)
             return number
 
         return self._op_shape(op, names, name), tuple(outside)
 
-    def _op_shape(
-        self, op: Operation, names: dict[SSAValue, int], name: _Namer
-    ) -> Shape:
-        """An op's shape, its values numbered in `names` (defined inside from 0)."""
-        if op.successors:
+    def _op_shape(self, op: Operation, names: dict[int, int], name: _Namer) -> Shape:
+        """An op's shape, its values numbered in `names` (by `id`; defined inside from 0)."""
+        if op._successors:  # pyright: ignore[reportPrivateUsage]
             raise _NoShape
         attribute = self._attribute
-        operands = tuple([name(value) for value in op.operands])
+        # xDSL's tuple of operands (its `operands` view costs two calls).
+        operands = tuple([name(value) for value in op._operands])  # pyright: ignore[reportPrivateUsage]
         head = (
             op.name,
             operands,
@@ -119,14 +119,12 @@ class Shapes:
                 blocks.append(self._block_shape(block, names, name))
             regions.append(tuple(blocks))
         for result in op.results:
-            names[result] = len(names)
+            names[id(result)] = len(names)
         return head, tuple(regions)
 
-    def _block_shape(
-        self, block: Block, names: dict[SSAValue, int], name: _Namer
-    ) -> Shape:
+    def _block_shape(self, block: Block, names: dict[int, int], name: _Namer) -> Shape:
         for argument in block.args:
-            names[argument] = len(names)
+            names[id(argument)] = len(names)
         shapes: list[Shape] = [
             tuple([self._attribute(argument.type) for argument in block.args])
         ]
@@ -136,7 +134,7 @@ class Shapes:
                 shape, outside = self._of_nested(nested)
                 shapes.append((shape, tuple([name(v) for v in outside])))
                 for result in nested.results:
-                    names[result] = len(names)
+                    names[id(result)] = len(names)
             else:
                 shapes.append(self._op_shape(nested, names, name))
         return tuple(shapes)
