@@ -41,7 +41,7 @@ from passes.analysis import DependenceGraph
 from passes.analysis.modulo import modulo_schedule
 from passes.analysis.recurrence import max_cycle_ratio
 from passes.order_engine import copies, engine_chains, engine_keys
-from passes.order_model import BodyModel
+from passes.order_model import BodyModel, Timeline
 from passes.scheduling import priority_order
 from pypto_dialect.pipeline import PipelinePolicy
 
@@ -161,8 +161,8 @@ class _Search:
     seen: dict[tuple[int, ...], str] = field(default_factory=dict[tuple[int, ...], str])
     chosen: Candidate | None = None
     best: float = float("inf")
-    fits: frozenset[object] = frozenset()
-    """The memory spaces the input overflows: no candidate may add one."""
+    input: Timeline | None = None
+    """The input's timeline: a candidate may overflow no memory space it fits in."""
     budget: int = 0
     """Body ops simulated at most (the pass's `search-budget`)."""
 
@@ -181,16 +181,16 @@ class _Search:
         self.seen[candidate.order] = candidate.name
         timeline = self.body.simulate(candidate.order)
         time = timeline.time_per_iteration
-        first = self.chosen is None
-        faster = first or time < self.best * (1 - 1e-9)
-        # The memory peak (a sort) only where it decides or is shown.
-        if first or faster or self.explain:
+        if self.input is None:
+            self.input = timeline
+        faster = self.chosen is None or time < self.best * (1 - 1e-9)
+        # The memory peaks (sorts) only where they decide or are shown: not
+        # for a search that stops at the input.
+        if timeline is not self.input and (faster or self.explain):
             over = frozenset(timeline.over_capacity)
-            if first:
-                self.fits = over
-            elif not over <= self.fits:
+            if not over <= (fits := frozenset(self.input.over_capacity)):
                 if record:
-                    names = ", ".join(sorted(str(s) for s in over - self.fits))
+                    names = ", ".join(sorted(str(s) for s in over - fits))
                     note = f"over capacity: {names}"
                     self.trials.append(Trial(candidate, time, note))
                 return None

@@ -417,3 +417,56 @@ def test_a_searched_order_that_breaks_a_dependence_is_an_internal_error(
         PassFailedException, match="internal error: order=modelled kept reversed"
     ):
         explained(add_one(4))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Simulated:
+    """What `_Search` reads of a timeline."""
+
+    time_per_iteration: float
+    over_capacity: frozenset[MemorySpace]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Body:
+    """A body whose orders simulate to given figures (order -> figures)."""
+
+    figures: dict[tuple[int, ...], _Simulated]
+
+    def simulate(self, order: tuple[int, ...]) -> _Simulated:
+        return self.figures[order]
+
+
+@pytest.mark.parametrize(
+    ("input_over", "kept"),
+    [
+        # The input fits: a faster order over the UB capacity is not kept.
+        (frozenset[MemorySpace](), "fits"),
+        # The input itself overflows the UB: an order that does so too may be kept.
+        (frozenset({MemorySpace.VEC}), "over"),
+    ],
+)
+def test_no_order_overflows_a_space_the_input_fits_in(
+    input_over: frozenset[MemorySpace], kept: str
+):
+    vec = frozenset({MemorySpace.VEC})
+    body = _Body(
+        {
+            (0, 1): _Simulated(10.0, input_over),
+            (1, 0): _Simulated(6.0, vec),  # the fastest
+            (0, 2): _Simulated(8.0, frozenset()),
+        }
+    )
+    search = order_modelled._Search(body, explain=True)  # pyright: ignore[reportPrivateUsage, reportArgumentType]
+    names = {(0, 1): "input", (1, 0): "over", (0, 2): "fits"}
+    times = [
+        search.try_candidate(order_modelled.Candidate(name, order, ()))
+        for order, name in names.items()
+    ]
+    assert search.chosen is not None and search.chosen.name == kept
+    rejected = [t for t in search.trials if t.note.startswith("over capacity")]
+    if kept == "fits":
+        assert times == [10.0, None, 8.0]
+        assert [t.note for t in rejected] == ["over capacity: vec"]
+    else:
+        assert times == [10.0, 6.0, 8.0] and not rejected
