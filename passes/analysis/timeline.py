@@ -72,6 +72,7 @@ from pypto_dialect.allocation import BindOp, filled_binding
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
 from pypto_dialect.tile import RowReductionOp, TPopOp, TPushOp
 from pypto_dialect.types import MemorySpace, TileType
+from pypto_dialect.walks import walk_ops
 
 Schedule = tuple[tuple[float, ...], ...]
 """Per simulated iteration, a time per step of the body."""
@@ -369,7 +370,7 @@ class LoopModel:
                     Step(
                         op,
                         cost,
-                        _issuers(core, cost, cores),
+                        _issuers(core, _spanned(op, cost, model), cores),
                         bool(op.regions) or _on_scalar(cost),
                         register[i],
                         waits(same[i]),
@@ -563,17 +564,34 @@ def _placements(
             for core in cores
         ]
     if op.regions:
-        return [(next(u.core for u in cost.units if u.core), cost)]
+        spanned = _spanned(op, cost, model)
+        return [(spanned[0] if spanned else cores[0], cost)]
     return [(issuing_core(op, model), cost)]
 
 
+def _spanned(op: Operation, cost: OpCost, model: CostModel) -> tuple[Core, ...]:
+    """
+    The cores of an op's units, in `Core` order; for an op with regions whose
+    units have no core (scalar ops and channels only), the cores that issue
+    the pushes and pops nested in it.
+    """
+    found = {unit.core for unit in cost.units if unit.core}
+    if not found and op.regions:
+        found = {
+            core
+            for nested in walk_ops(op)
+            if isinstance(nested, TPushOp | TPopOp)
+            and (core := issuing_core(nested, model))
+        }
+    return tuple(c for c in Core if c in found)
+
+
 def _issuers(
-    core: Core | None, cost: OpCost, cores: tuple[Core, ...]
+    core: Core | None, spanned: tuple[Core, ...], cores: tuple[Core, ...]
 ) -> tuple[Core | None, ...]:
-    """The cores whose issue reaches a step: an op with units of both cores needs both."""
+    """The cores whose issue reaches a step: an op spanning both cores needs both."""
     if not cores:
         return (None,)
-    spanned = tuple(c for c in cores if any(u.core is c for u in cost.units))
     return spanned if len(spanned) > 1 else (core,)
 
 

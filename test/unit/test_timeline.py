@@ -24,6 +24,7 @@ from passes.analysis.engines import (
     Engine,
     EngineCost,
     Unit,
+    default_costs,
     parse_costs,
 )
 from passes.analysis.timeline import MAX_TOTAL_ITERATIONS, Loop, LoopModel, Timeline
@@ -483,3 +484,39 @@ def test_a_row_reduction_without_a_scratch_tile_needs_one_while_it_runs():
         {MemorySpace.VEC: 4096 + 4096 + 512},
         {MemorySpace.VEC: 4096 + 512},
     ]
+
+
+CHANNELS_ONLY_INSIDE = """
+func.func @k(%x: !pypto.tensor<1024x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  pypto.pipeline %i = %c0 to %c4 step %c1 stages 1 {
+    %t = pypto.tile.load %x[%c0, %c0] : !pypto.tensor<1024x8xf32> -> !pypto.tile<4x8xf32, vec>
+    pypto.tile.tpush_to_aiv %t : !pypto.tile<4x8xf32, vec>
+    %q = pypto.tile.tpop_from_aic : !pypto.tile<4x8xf32, vec>
+    %ub = arith.addi %i, %c1 : index
+    pypto.pipeline %j = %i to %ub step %c1 stages 1 {
+      %cond = arith.cmpi slt, %j, %c1 : index
+      scf.if %cond {
+        pypto.tile.tpush_to_aiv %t : !pypto.tile<4x8xf32, vec>
+        %q2 = pypto.tile.tpop_from_aic : !pypto.tile<4x8xf32, vec>
+      }
+    }
+  }
+  func.return
+}
+"""
+
+
+def test_a_nested_loop_of_channels_only_is_issued_by_both_cores():
+    # Found by a campaign: the inner loop's units are core-less (scalar ops and
+    # the AIC-to-AIV channel), which the placement of an op with regions did
+    # not expect. The cores that issue its push and pop issue it.
+    module = parse_module(CTX, CHANNELS_ONLY_INSIDE)
+    outer, inner = [op for op in walk_ops(module) if isinstance(op, PipelineOp)]
+    model = LoopModel.prepare(outer, default_costs())
+    assert model.cores == (Core.AIC, Core.AIV)
+    (step,) = model.steps_of[inner]
+    assert model.steps[step].cores == (Core.AIC, Core.AIV)
+    assert model.simulate().time_per_iteration > 0
