@@ -172,7 +172,11 @@ class CanonicalizeIOOrderPattern(RewritePattern):
                 shape,
                 summaries=self.summaries,
             )
-            if not self._keeps(ops, choice.chosen.order, graphs):
+            kept = list(choice.chosen.order)
+            # The input and `category` (a priority order) keep every dependence.
+            if kept not in (category, list(range(len(ops)))) and not self._keeps(
+                ops, kept, graphs
+            ):
                 fail(
                     loop,
                     f"internal error: order=modelled kept {choice.chosen.name}, "
