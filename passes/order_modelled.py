@@ -157,14 +157,14 @@ class _Search:
 
     body: BodyModel
     explain: bool
+    budget: int
+    """Body ops simulated at most (the pass's `search-budget`)."""
     trials: list[Trial] = field(default_factory=list[Trial])
     seen: dict[tuple[int, ...], str] = field(default_factory=dict[tuple[int, ...], str])
     chosen: Candidate | None = None
     best: float = float("inf")
     input: Timeline | None = None
     """The input's timeline: a candidate may overflow no memory space it fits in."""
-    budget: int = 0
-    """Body ops simulated at most (the pass's `search-budget`)."""
 
     def try_candidate(self, candidate: Candidate, record: bool = True) -> float | None:
         """
@@ -201,6 +201,11 @@ class _Search:
         return time
 
     @property
+    def spent(self) -> bool:
+        """Whether the budget is spent: no more orders may be simulated (two at least)."""
+        return len(self.seen) >= max(2, self.budget // max(1, len(self.body.ops)))
+
+    @property
     def at_bound(self) -> bool:
         """Whether the kept order runs at the body's bound: no order is faster."""
         return self.best <= self.body.bound * (1 + 1e-9)
@@ -232,10 +237,9 @@ def choose_order(body: Body, explain: bool, budget: int) -> Choice:
         )
         return Choice(category, (), note)
     model = body.model()
-    search = _Search(model, explain, budget=budget)
-    allowed = max(2, budget // max(1, size))
+    search = _Search(model, explain, budget)
     for candidate in candidates(model, body.graph, body.policy, category):
-        if len(search.seen) == allowed:
+        if search.spent:
             stop = (
                 f"the later ones not tried: the search budget of {budget} "
                 "simulated ops is spent"
@@ -245,10 +249,10 @@ def choose_order(body: Body, explain: bool, budget: int) -> Choice:
         if search.at_bound:
             stop = f"the later ones not tried: {candidate.name} runs at the bound"
             return Choice(candidate, tuple(search.trials), stop=stop)
-    return _local_search(search, body.graph(), allowed)
+    return _local_search(search, body.graph())
 
 
-def _local_search(search: _Search, graph: DependenceGraph, allowed: int) -> Choice:
+def _local_search(search: _Search, graph: DependenceGraph) -> Choice:
     """
     `improve` from each of the `LOCAL_STARTS` fastest candidates (fastest
     first, ties to the earlier), while the budget lasts and no order is at
@@ -260,11 +264,13 @@ def _local_search(search: _Search, graph: DependenceGraph, allowed: int) -> Choi
         if trial.time is not None and not trial.note  # not over capacity
     ]
     starts = sorted(timed, key=lambda start: start[0])[:LOCAL_STARTS]
+    before = [set(graph.predecessor_indices(i)) for i in range(len(graph.ops))]
+    after = [set(successors) for successors in graph.all_successor_indices()]
     for time, start in starts:
-        if search.at_bound or len(search.seen) >= allowed:
+        if search.at_bound or search.spent:
             break
         kept, tried = _kept(search), len(search.seen)
-        improve(search, graph, allowed, start, time)
+        improve(search, (before, after), start, time)
         tried = len(search.seen) - tried
         if _kept(search) is not kept:
             note = f"{tried} orders tried"
@@ -276,7 +282,7 @@ def _local_search(search: _Search, graph: DependenceGraph, allowed: int) -> Choi
     stop = (
         f"the local search stopped: the search budget of {search.budget} "
         "simulated ops is spent"
-        if len(search.seen) >= allowed and not search.at_bound
+        if search.spent and not search.at_bound
         else ""
     )
     return Choice(_kept(search), tuple(search.trials), stop=stop)
@@ -284,25 +290,23 @@ def _local_search(search: _Search, graph: DependenceGraph, allowed: int) -> Choi
 
 def improve(
     search: _Search,
-    graph: DependenceGraph,
-    allowed: int,
+    dependences: tuple[Sequence[set[int]], Sequence[set[int]]],
     start: Candidate,
     time: float,
 ) -> None:
     """
     Improve `start` (of `time` per loop iteration) by moving one op at a time
-    (`MOVES`, as far as no dependence is crossed) while a move makes it
-    faster, until `allowed` orders are simulated or `search` keeps an order
-    at the bound.
+    (`MOVES`, never across `dependences`: each op's predecessors and
+    successors) while a move makes it faster, until the budget is spent or
+    `search` keeps an order at the bound.
     """
-    before = [set(graph.predecessor_indices(i)) for i in range(len(graph.ops))]
-    after = [set(successors) for successors in graph.all_successor_indices()]
+    before, after = dependences
     order, kept, swept = list(start.order), 0, -1
     while swept < kept:  # until a sweep keeps no move
         swept, position = kept, 0
         while position < len(order):
             for moved in _moves(order, position, before, after):
-                if len(search.seen) >= allowed:
+                if search.spent:
                     return
                 name = f"{start.name} and {kept + 1} moves"
                 candidate = Candidate(name, tuple(moved), _ranks(moved))

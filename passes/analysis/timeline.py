@@ -340,9 +340,12 @@ class LoopModel:
             if rotations[producer] == 1:
                 previous[producer] |= _buffer_readers(producer, consumers)
             carried_readers[producer] = {c for c, _ in next_consumers[producer]}
+        spanned = [
+            _spanned(op, cost, model) for op, cost in zip(ops, costs, strict=True)
+        ]
         placed = [
-            _placements(op, cost, cores, model)
-            for op, cost in zip(ops, costs, strict=True)
+            _placements(op, cost, cores, model, spans)
+            for op, cost, spans in zip(ops, costs, spanned, strict=True)
         ]
         register = [
             _on_scalar(cost) and not _touches_tiles(op)
@@ -370,7 +373,7 @@ class LoopModel:
                     Step(
                         op,
                         cost,
-                        _issuers(core, _spanned(op, cost, model), cores),
+                        _issuers(core, spanned[i], cores),
                         bool(op.regions) or _on_scalar(cost),
                         register[i],
                         waits(same[i]),
@@ -548,12 +551,17 @@ def _loop_cores(
 
 
 def _placements(
-    op: Operation, cost: OpCost, cores: tuple[Core, ...], model: CostModel
+    op: Operation,
+    cost: OpCost,
+    cores: tuple[Core, ...],
+    model: CostModel,
+    spanned: tuple[Core, ...],
 ) -> list[tuple[Core | None, OpCost]]:
     """
     The copies of an op with the core that issues each: one per core for a
     core-less scalar op of a two-core loop (each core runs its own), else
-    one; on one core, units lose their core.
+    one (an op with regions on the first core it spans, `_spanned`); on one
+    core, units lose their core.
     """
     if not cores:
         busy = {Unit(None, u.engine): t for u, t in cost.busy.items()}
@@ -564,7 +572,6 @@ def _placements(
             for core in cores
         ]
     if op.regions:
-        spanned = _spanned(op, cost, model)
         return [(spanned[0] if spanned else cores[0], cost)]
     return [(issuing_core(op, model), cost)]
 
@@ -828,8 +835,6 @@ def _tile_use(
 # --------------------------------------------------------------------------- #
 
 
-Pair = tuple[Unit, Unit]
-"""An ordered pair of units a flag goes between."""
 Signals = dict[int, tuple[float, int]]
 """(flag time, number) of the flags set, by `source * steps + target`."""
 NO_PAIR = -1

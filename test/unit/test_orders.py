@@ -457,7 +457,7 @@ def test_no_order_overflows_a_space_the_input_fits_in(
             (0, 2): _Simulated(8.0, frozenset()),
         }
     )
-    search = order_modelled._Search(body, explain=True)  # pyright: ignore[reportPrivateUsage, reportArgumentType]
+    search = order_modelled._Search(body, explain=True, budget=SEARCH_BUDGET)  # pyright: ignore[reportPrivateUsage, reportArgumentType]
     names = {(0, 1): "input", (1, 0): "over", (0, 2): "fits"}
     times = [
         search.try_candidate(order_modelled.Candidate(name, order, ()))
