@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from contextlib import contextmanager
 from typing import Any
 from unittest import mock
@@ -38,7 +38,7 @@ PARTS = ("prepare", "simulate")
 
 
 @contextmanager
-def timed_model() -> Iterator[dict[str, float]]:
+def timed_model() -> Generator[dict[str, float]]:
     """Seconds spent in `BodyModel.prepare` (with the plan) and `BodyModel.simulate`."""
     spent: dict[str, float] = dict.fromkeys(PARTS, 0.0)
     prepare, simulate = BodyModel.prepare, BodyModel.simulate

@@ -1,5 +1,5 @@
 """
-`python -m bench.orders` and `python -m bench.budgets` on a tiny corpus:
+`python -m bench.orders`, `python -m bench.budgets` and `python -m bench.model_floor` on a tiny corpus:
 their tables, JSON (redrawn by `python -m bench.orders_plot`), and the
 never-slower property of `modelled` in their own figures.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import budgets, orders, orders_plot
+from bench import budgets, model_floor, orders, orders_plot
 from bench.cases import FAMILIES
 
 
@@ -66,3 +66,15 @@ def test_budgets_benchmark_on_a_tiny_corpus(tmp_path: Path):
     assert set(low["pass_time_over_category"]) == {f.name for f in FAMILIES}
     assert "| 200 |" in (tmp_path / "budgets.md").read_text()
     assert (tmp_path / "budgets.svg").read_text().startswith("<?xml")
+
+
+def test_model_floor_splits_the_searched_bodies_time():
+    measured = model_floor.measure(ops=150, repeat=1)
+    rows = {row["family"]: row for row in measured}
+    assert set(rows) == {family.name for family in FAMILIES}
+    # Each stages body is searched: its model prepared and simulated, both
+    # timed within the pass's own time (the patches reach the pass).
+    stages = rows["stages-static"]
+    assert 0 < stages["prepare"] + stages["simulate"] < stages["modelled"]
+    assert stages["simulate"] > 0
+    assert "| stages-static |" in model_floor.markdown(measured)
