@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from xdsl.context import Context
+from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
@@ -179,14 +180,19 @@ def _check_flattened(op: PipelineOp, iterations: range) -> None:
     copies at the flattened iterations (`iterations`) will be, with the index
     a constant: what the verifier of the output would reject there (a window
     out of bounds) fails the pass at the loop, before any op is created. Ops
-    with regions are left out (their verifiers check no constant index).
+    with regions are left out (their verifiers check no constant index), and
+    so are `arith` ops (`_TYPE_ONLY`), whose copies verify as they do.
     The first and the last iteration are enough: every check of a constant
     index in the dialect's verifiers is an interval (a window inside its
     tensor, an element inside its tile, a slot of its allocation), which
     holds at every index between two at which it holds.
     """
     iv = op.induction_var
-    users = [use.operation for use in iv.uses if not use.operation.regions]
+    users = [
+        use.operation
+        for use in iv.uses
+        if not use.operation.regions and type(use.operation) not in _TYPE_ONLY
+    ]
     extremes = sorted({iterations[0], iterations[-1]}) if iterations else []
     for value in extremes if users else ():
         constant = index_constant(value, op.location)
@@ -205,6 +211,16 @@ def _check_flattened(op: PipelineOp, iterations: range) -> None:
             finally:
                 discard(copy)
         # The constant, detached and now unused, is dropped as it is.
+
+
+_TYPE_ONLY = frozenset(Arith.operations)
+"""
+Op classes whose verifiers read the types of their operands, never the ops
+that define them (xDSL 0.75's `arith`: its `verify_` methods compare types
+and widths only), so that a copy with a constant for an operand verifies
+exactly as the op does: `_check_flattened` skips them (the index arithmetic
+of a window, the most frequent user of the induction variable).
+"""
 
 
 @cache
