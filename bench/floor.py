@@ -92,7 +92,7 @@ def _timed(ctx: Context, module: ModuleOp, pass_: ModulePass) -> float:
     return time.perf_counter() - start
 
 
-def _floor_time(ops: Sequence[OpSpec]) -> float:
+def floor_time(ops: Sequence[OpSpec]) -> float:
     """
     The floor's time, with the collector paused as the lowering pauses it
     (`collector_paused`: the young objects are scanned once, on the way out).
@@ -120,7 +120,7 @@ def measure(case: Case, repeat: int) -> FloorResult:
         samples["lower"].append(_timed(ctx, module, lower))
         if not created:  # the same output every run: specs from a second lowering
             created = created_ops(ctx, parse(ctx, case.text), lower)
-        samples["floor"].append(_floor_time(specs(created)))
+        samples["floor"].append(floor_time(specs(created)))
         if case.unroll_twin is not None:
             if created_by_unroll is None:
                 twin = parse(ctx, case.unroll_twin)

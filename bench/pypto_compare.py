@@ -2,19 +2,22 @@
 Both passes side by side with PyPTO's C++ passes (`LowerPipelineLoops`,
 `CanonicalizeIOOrder`, through PyPTO's Python API) on the same programs.
 
-    python -m bench.pypto_compare [--pypto-python PATH] [--repeat N]
+    python -m bench.pypto_compare [--pypto-python PATH] [--repeat N] [--warm] [--floor]
 
 Each program is a module of `bench.cases` (`items_module`: static and
 dynamic bounds, F = 2 to 64) and its PyPTO text, printed by our target
 (`-t pypto`). Our passes run in this process; PyPTO's in a process of the
 interpreter at `--pypto-python` (one that can `import pypto`), which parses
 the text with `pypto.language.parse` and times each pass on it. Both sides
-take `--repeat` runs after an untimed one, each on a fresh parse after a full
-collection (`--warm`: without it, so that a call does not start on the cold
-caches a collection leaves), and report medians. Prints a Markdown table (milliseconds, ours
-over PyPTO's per pass and for both together) and the geometric means against
-the targets of issue 29. When that interpreter cannot import `pypto`, prints
-why and exits with status 0 (nothing is measured).
+take `--repeat` runs after an untimed one, each on a fresh parse after a
+full collection (`--warm`: without it, so that a call does not start on the
+cold caches a collection leaves), and report medians. Prints a Markdown
+table (milliseconds, ours over PyPTO's per pass and for both together) and
+the geometric means against the targets of issue 29. `--floor` adds
+`bench.floor`'s floor of each lowering (its output ops made by
+`Operation.create` alone, after a collection) over PyPTO's lowering. When
+that interpreter cannot import `pypto`, prints why and exits with status 0
+(nothing is measured).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from io import StringIO
 from pathlib import Path
 
 from bench.cases import MAX_COPIES, Case, items_module, lowered_size, parse
+from bench.floor import created_ops, floor_time, specs
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.context import pypto_context
@@ -131,6 +135,17 @@ def our_medians(
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
+def floor_median(program: Program, repeat: int) -> float:
+    """
+    The median of `bench.floor`'s floor for `program`'s lowering: its
+    created ops made by `Operation.create` alone, after a full collection.
+    """
+    ctx = pypto_context()
+    lower = LowerPipelineLoopsPass(max_copies=MAX_COPIES)
+    made = specs(created_ops(ctx, parse(ctx, program.mlir), lower))
+    return statistics.median(floor_time(made) for _ in range(repeat))
+
+
 def pypto_medians(
     python: Path, texts: Sequence[Path], repeat: int, *, collect: bool = True
 ) -> list[dict[str, float]] | str:
@@ -170,15 +185,25 @@ def report(
     sizes: Sequence[int],
     ours: Sequence[dict[str, float]],
     theirs: Sequence[dict[str, float]],
+    floors: Sequence[float] = (),
 ) -> str:
-    """The table and the geometric means, in Markdown."""
-    lines = [
+    """
+    The table and the geometric means, in Markdown; with `floors` (seconds
+    per program, `floor_median`), two more columns: the floor, and the floor
+    over PyPTO's lowering.
+    """
+    header = (
         "| program | ops out | lower (ms) | PyPTO | ratio | canonicalize (ms) "
-        "| PyPTO | ratio | both, ratio |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| PyPTO | ratio | both, ratio |"
+    )
+    lines = [
+        header + (" create floor (ms) | floor / PyPTO's lower |" if floors else ""),
+        "|---|---|---|---|---|---|---|---|---|" + ("---|---|" if floors else ""),
     ]
     ratios: dict[str, list[float]] = {"lower": [], "canonicalize": [], "both": []}
-    for name, size, mine, other in zip(names, sizes, ours, theirs, strict=True):
+    for index, (name, size, mine, other) in enumerate(
+        zip(names, sizes, ours, theirs, strict=True)
+    ):
         row = [name, f"{size:,}"]
         for pass_name in PASSES:
             ratio = mine[pass_name] / other[pass_name]
@@ -190,7 +215,11 @@ def report(
             ]
         both = sum(mine.values()) / sum(other.values())
         ratios["both"].append(both)
-        lines.append("| " + " | ".join([*row, f"{both:.2f}"]) + " |")
+        row.append(f"{both:.2f}")
+        if floors:
+            floor = floors[index]
+            row += [f"{floor * 1e3:.2f}", f"{floor / other['lower']:.2f}"]
+        lines.append("| " + " | ".join(row) + " |")
     lines.append("")
     for what, values in ratios.items():
         line = f"{what}: geomean {geomean(values):.2f}, worst {max(values):.2f}"
@@ -202,6 +231,14 @@ def report(
             worst = "" if worst_limit is None else f", none above {worst_limit}"
             line += f" (target: geomean <= {mean_limit}{worst}: {'met' if met else 'not met'})"
         lines.append(line)
+    if floors:
+        over = [
+            floor / other["lower"] for floor, other in zip(floors, theirs, strict=True)
+        ]
+        lines.append(
+            f"create floor over PyPTO's lowering: geomean {geomean(over):.2f}, "
+            f"worst {max(over):.2f}"
+        )
     return "\n".join(lines)
 
 
@@ -222,6 +259,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="no full collection before each timed call (both sides)",
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also time bench.floor's floor of each lowering (Operation.create alone)",
+    )
     args = parser.parse_args(argv)
     collect = not args.warm
     chosen = programs()
@@ -235,7 +277,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     ours = [our_medians(p, args.repeat, collect=collect) for p in chosen]
     sizes = [lowered_size(Case(p.name, 0, p.mlir)) for p in chosen]
-    print(report([p.name for p in chosen], sizes, ours, theirs))
+    floors = [floor_median(p, args.repeat) for p in chosen] if args.floor else []
+    print(report([p.name for p in chosen], sizes, ours, theirs, floors))
 
 
 if __name__ == "__main__":

@@ -111,3 +111,18 @@ def test_report_gives_ours_over_pypto_and_checks_the_targets():
     assert "none above 3.0: not met" in text
     assert "canonicalize: geomean 0.71, worst 1.00" in text
     assert "both: geomean 1.73, worst 3.00" in text  # 3/3 and 9/3: sqrt(1 * 3)
+
+
+def test_report_gives_the_floor_over_pypto_when_measured():
+    ours = [{"lower": 0.004, "canonicalize": 0.001}]
+    theirs = [{"lower": 0.002, "canonicalize": 0.001}]
+    text = report(["a"], [10], ours, theirs, [0.003])
+    row = next(line for line in text.splitlines() if line.startswith("| a"))
+    assert row.split(" | ")[-2:] == ["3.00", "1.50 |"]  # 3 ms; 3 ms / 2 ms
+    assert "create floor over PyPTO's lowering: geomean 1.50, worst 1.50" in text
+    assert "floor" not in report(["a"], [10], ours, theirs)
+
+
+def test_the_floor_of_a_program_is_timed():
+    program = pypto_compare.programs()[0]
+    assert pypto_compare.floor_median(program, 1) > 0
