@@ -23,14 +23,9 @@ from contextlib import contextmanager
 from typing import Any
 from unittest import mock
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-
-from bench.cases import FAMILIES, MAX_COPIES, Scale, parse
-from bench.orders import PASS_TIME_OPS
+from bench.orders import PASS_TIME_OPS, lowered_families, time_pass
 from passes.analysis.timeline import Timeline
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
-from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.order_model import BodyModel
 from pypto_dialect.context import pypto_context
 
@@ -66,33 +61,22 @@ def timed_model() -> Generator[dict[str, float]]:
 def measure(ops: int = PASS_TIME_OPS, repeat: int = 3) -> list[dict[str, Any]]:
     """Per family: the medians of both passes' seconds and of the model's parts."""
     ctx = pypto_context()
-    scale = Scale([ops], [16])
+    category = CanonicalizeIOOrderPass(order="category")
+    modelled = CanonicalizeIOOrderPass(order="modelled", search_budget=0)
     rows: list[dict[str, Any]] = []
-    for family in FAMILIES:
-        parameter = min(family.parameters(scale), key=lambda p: abs(p - ops))
-        lowered = parse(ctx, family.make(parameter).text)
-        LowerPipelineLoopsPass(max_copies=MAX_COPIES).apply(ctx, lowered)
-        category = CanonicalizeIOOrderPass(order="category")
-        modelled = CanonicalizeIOOrderPass(order="modelled", search_budget=0)
+    for name, parameter, lowered in lowered_families(ctx, ops):
         samples: dict[str, list[float]] = {
-            name: [] for name in ("category", "modelled", *PARTS)
+            part: [] for part in ("category", "modelled", *PARTS)
         }
         for _ in range(repeat):
-            samples["category"].append(_seconds(ctx, category, lowered))
+            samples["category"].append(time_pass(ctx, lowered, category))
             with timed_model() as spent:
-                samples["modelled"].append(_seconds(ctx, modelled, lowered))
+                samples["modelled"].append(time_pass(ctx, lowered, modelled))
             for part in PARTS:
                 samples[part].append(spent[part])
-        row = {name: statistics.median(values) for name, values in samples.items()}
-        rows.append({"family": family.name, "parameter": parameter, **row})
+        row = {part: statistics.median(values) for part, values in samples.items()}
+        rows.append({"family": name, "parameter": parameter, **row})
     return rows
-
-
-def _seconds(ctx: Context, reorder: CanonicalizeIOOrderPass, module: ModuleOp) -> float:
-    copy = module.clone()
-    start = time.perf_counter()
-    reorder.apply(ctx, copy)
-    return time.perf_counter() - start
 
 
 def markdown(rows: Sequence[dict[str, Any]]) -> str:

@@ -37,11 +37,12 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, seed, settings
+from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from bench.cases import FAMILIES, MAX_COPIES, Scale, parse
@@ -214,23 +215,32 @@ def pass_times(
     `search_budget`) on the families near `ops` ops.
     """
     ctx = pypto_context()
-    scale = Scale([ops], [16])
     rows: list[dict[str, Any]] = []
-    for family in FAMILIES:
-        parameter = min(family.parameters(scale), key=lambda p: abs(p - ops))
-        lowered = parse(ctx, family.make(parameter).text)
-        LowerPipelineLoopsPass(max_copies=MAX_COPIES).apply(ctx, lowered)
-        row: dict[str, Any] = {"family": family.name, "parameter": parameter}
+    for name, parameter, lowered in lowered_families(ctx, ops):
+        row: dict[str, Any] = {"family": name, "parameter": parameter}
         for order in orders:
             reorder = CanonicalizeIOOrderPass(order=order, search_budget=search_budget)
             row[order] = statistics.median(
-                _time_pass(ctx, lowered, reorder) for _ in range(repeat)
+                time_pass(ctx, lowered, reorder) for _ in range(repeat)
             )
         rows.append(row)
     return rows
 
 
-def _time_pass(ctx: Any, module: ModuleOp, reorder: CanonicalizeIOOrderPass) -> float:
+def lowered_families(ctx: Context, ops: int) -> Iterator[tuple[str, int, ModuleOp]]:
+    """Each `bench` family near `ops` ops: its name, parameter and lowered module."""
+    scale = Scale([ops], [16])
+    for family in FAMILIES:
+        parameter = min(family.parameters(scale), key=lambda p: abs(p - ops))
+        lowered = parse(ctx, family.make(parameter).text)
+        LowerPipelineLoopsPass(max_copies=MAX_COPIES).apply(ctx, lowered)
+        yield family.name, parameter, lowered
+
+
+def time_pass(
+    ctx: Context, module: ModuleOp, reorder: CanonicalizeIOOrderPass
+) -> float:
+    """Seconds of `reorder` on a copy of `module` (the copy made untimed)."""
     copy = module.clone()
     start = time.perf_counter()
     reorder.apply(ctx, copy)
