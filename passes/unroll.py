@@ -453,7 +453,8 @@ class _Unrolling:
         )
         for new, old in zip(remainder.results, self.results, strict=True):
             new.name_hint = old.name_hint
-        return self.rewriter.insert(remainder).results
+        insert_fresh(self.rewriter, (remainder,))
+        return remainder.results
 
     def emit_cascade(
         self,
@@ -500,5 +501,5 @@ class _Unrolling:
             for new, old in zip(branch.results, self.results, strict=True):
                 new.name_hint = _with_suffix(old.name_hint, suffix)
             else_ops = [condition, branch]
-        self.rewriter.insert(else_ops)
+        insert_fresh(self.rewriter, else_ops)
         return else_ops[-1].results
