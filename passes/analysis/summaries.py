@@ -204,7 +204,9 @@ class OpSummaries:
             found = True
         elif isinstance(owner, func.FuncOp):
             found = any(
-                type(op) is AllocOp for body in owner.body.blocks for op in body.ops
+                type(op) is AllocOp
+                for body in owner.body.blocks
+                for op in block_ops(body)
             )
         else:
             found = self.slots_in(owner.parent)
