@@ -12,15 +12,14 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from xdsl.context import Context
 from xdsl.dialects.arith import Arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.irdl import IRDLOperation
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -47,7 +46,6 @@ from pypto_dialect.allocation import BindOp
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.constants import constant_int
 from pypto_dialect.effects import TensorWindowAccess
-from pypto_dialect.fast_verify import compile_definition
 from pypto_dialect.numbers import INDEX_MAX, index_misfit, integer_text
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.tile import writes_accumulator
@@ -199,7 +197,7 @@ def _check_flattened(op: PipelineOp, iterations: range) -> None:
         for user in users:
             copy = clone_op(user, {iv: constant.result})
             try:
-                flattened_verifier(type(copy))(copy)
+                copy.verify_()
             except VerifyException as error:
                 name = "" if iv.name_hint is None else f"%{iv.name_hint} = "
                 fail(
@@ -221,37 +219,6 @@ and widths only), so that a copy with a constant for an operand verifies
 exactly as the op does: `_check_flattened` skips them (the index arithmetic
 of a window, the most frequent user of the induction variable).
 """
-
-
-@cache
-def flattened_verifier(cls: type[Operation]) -> Callable[[Operation], None]:
-    """
-    `cls.verify_`; for an op class xDSL defined (`irdl_op_definition`), its
-    check of the definition done by the compiled test of `fast_verify`,
-    which raises the same diagnostics: xDSL's generic check was most of the
-    flattened iterations' checks on small loops, which verify upstream ops
-    such as the `arith.muli` of an offset.
-    """
-    verify = cls.verify_
-    code, cells = verify.__code__, verify.__closure__ or ()
-    found = dict(
-        zip(code.co_freevars, (cell.cell_contents for cell in cells), strict=True)
-    )
-    if not issubclass(cls, IRDLOperation) or found.keys() != {
-        "custom_verify",
-        "op_def",
-    }:
-        return verify
-    compiled = compile_definition(cls.get_irdl_definition())
-    if compiled is None:
-        return verify
-    custom: Callable[[Operation], None] = found["custom_verify"]
-
-    def verify_compiled(op: Operation) -> None:
-        compiled.verify(op)
-        custom(op)
-
-    return verify_compiled
 
 
 def _accessed(op: Operation) -> str:

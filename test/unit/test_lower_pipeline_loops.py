@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 from collections import Counter
 from collections.abc import Callable
-from functools import partial
 from io import StringIO
 from pathlib import Path
 
@@ -13,13 +12,14 @@ import pytest
 from corpus import parsed, sound_inputs
 from ir_integrity import apply_checked, check_integrity
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IndexType, ModuleOp, UnknownLoc
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from passes.lower_pipeline_loops import LowerPipelineLoopsPass, flattened_verifier
-from passes.unroll import REMAINDERS, Remainder, body_copies
+from passes.cloning import clone_op, discard
+from passes.lower_pipeline_loops import _TYPE_ONLY, LowerPipelineLoopsPass  # pyright: ignore[reportPrivateUsage]
+from passes.unroll import REMAINDERS, Remainder, body_copies, index_constant
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import find_kernel, parameter_names, run_kernel
@@ -318,17 +318,22 @@ def _outcome(verify: Callable[[], None]) -> str | None:
     return None
 
 
-def test_flattened_checks_verify_as_verify_does():
+def test_arith_copies_with_a_constant_verify_as_the_op_does():
     """
-    The verifier of the flattened iterations' checks (`flattened_verifier`): the
-    outcome of `verify_` on every op of the corpus, and on ops whose types
-    break their definitions or their own verifiers (`index_cast`), the same
-    message; upstream ops
-    (`arith.muli`) take the compiled test, ours keep their own.
+    The premise of the flattened iterations' check skipping `arith` ops
+    (`_TYPE_ONLY`): an `arith` op whose `index` operand becomes an `index`
+    constant, as in a flattened copy, verifies, or fails with the same
+    message, as the op does. On every `arith` op of the corpus with an
+    `index` operand, and on ops whose types break their definitions or their
+    own verifiers (`index_cast`).
     """
-    assert flattened_verifier(arith.MuliOp) is not arith.MuliOp.verify_
-    assert flattened_verifier(PipelineOp) is PipelineOp.verify_
-    ops = [op for _, module in sound_inputs() for op in walk_ops(module)]
+    assert arith.MuliOp in _TYPE_ONLY and PipelineOp not in _TYPE_ONLY
+    ops = [
+        op
+        for _, module in sound_inputs()
+        for op in walk_ops(module)
+        if type(op) in _TYPE_ONLY
+    ]
     broken = parsed(
         """
         %a = "test.op"() : () -> index
@@ -341,9 +346,19 @@ def test_flattened_checks_verify_as_verify_does():
     )
     wrong = list(broken.body.block.ops)[2:]
     ops += wrong
-    failed = 0
+    constant = index_constant(7, UnknownLoc())
+    failed = checked = 0
     for op in ops:
         expected = _outcome(op.verify_)
         failed += expected is not None
-        assert _outcome(partial(flattened_verifier(type(op)), op)) == expected, op.name
+        for operand in op.operands:
+            if not isinstance(operand.type, IndexType):
+                continue
+            copy = clone_op(op, {operand: constant.result})
+            try:
+                assert _outcome(copy.verify_) == expected, op.name
+            finally:
+                discard(copy)
+            checked += 1
     assert failed == len(wrong)  # the corpus is sound
+    assert checked > 100  # the corpus's index arithmetic, not only the broken ops
