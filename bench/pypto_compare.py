@@ -9,11 +9,16 @@ dynamic bounds, F = 2 to 64) and its PyPTO text, printed by our target
 (`-t pypto`). Our passes run in this process; PyPTO's in a process of the
 interpreter at `--pypto-python` (one that can `import pypto`), which parses
 the text with `pypto.language.parse` and times each pass on it. Both sides
-take `--repeat` runs after an untimed one, each on a fresh parse after a
-full collection (`--warm`: without it, so that a call does not start on the
-cold caches a collection leaves), and report medians. Prints a Markdown
+take `--repeat` runs after an untimed one, each on a fresh parse: a full
+collection, then the lowering and canonicalization timed one after the
+other, as a pipeline runs them (`--warm`: no collection, so that the
+lowering does not start on the cold caches a collection leaves), and
+report medians. Prints a Markdown
 table (milliseconds, ours over PyPTO's per pass and for both together) and
-the geometric means against the targets of issue 29. `--floor` adds
+the geometric means against the targets of issue 29. Our lowering's
+time includes the cyclic collector's scan of the objects it made (paused
+during the pass, it runs on the way out): the table gives that share, and
+the geomean of the lowering without it. `--floor` adds
 `bench.floor`'s floor of each lowering (its output ops made by
 `Operation.create` alone, after a collection) over PyPTO's lowering. When
 that interpreter cannot import `pypto`, prints why and exits with status 0
@@ -33,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
+from types import TracebackType
 
 from bench.cases import MAX_COPIES, Case, items_module, lowered_size, parse
 from bench.floor import created_ops, floor_time, specs
@@ -42,6 +48,11 @@ from pypto_dialect.context import pypto_context
 from pypto_dialect.dsl.target import print_pypto
 
 PASSES = ("lower", "canonicalize")
+NET = "lower less collection"
+"""
+The key of our medians for the lowering's call less the collections within
+it (the collector's scan of the objects it made, on the way out).
+"""
 
 TARGETS = {"lower": (1.5, 3.0), "both": (1.0, None)}
 """Issue 29: the geometric mean of ours / PyPTO's at most the first number,
@@ -111,27 +122,60 @@ def programs() -> list[Program]:
     return found
 
 
+class CollectionClock:
+    """The seconds CPython's cyclic collector ran while entered (`gc.callbacks`)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            self._started = now
+        else:
+            self.seconds += now - self._started
+
+    def __enter__(self) -> CollectionClock:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        gc.callbacks.remove(self)
+
+
 def our_medians(
     program: Program, repeat: int, *, collect: bool = True
 ) -> dict[str, float]:
     """
-    The medians of our two passes on `program` (as `bench/pass_times.py`),
-    each call after a full collection if `collect`.
+    The medians of our two passes on `program`, run one after the other on
+    each fresh parse, after a full collection if `collect` (as PyPTO's side),
+    and of the lowering less the collections within its call (`NET`).
     """
     ctx = pypto_context()
-    samples: dict[str, list[float]] = {name: [] for name in PASSES}
+    lower = LowerPipelineLoopsPass(max_copies=MAX_COPIES)
+    canonicalize = CanonicalizeIOOrderPass()
+    samples: dict[str, list[float]] = {name: [] for name in (*PASSES, NET)}
     for run in range(repeat + 1):
         module = parse(ctx, program.mlir)
-        for name, apply in (
-            ("lower", LowerPipelineLoopsPass(max_copies=MAX_COPIES).apply),
-            ("canonicalize", CanonicalizeIOOrderPass().apply),
-        ):
-            if collect:
-                gc.collect()
+        if collect:
+            gc.collect()
+        with CollectionClock() as clock:
             start = time.perf_counter()
-            apply(ctx, module)
-            if run:
-                samples[name].append(time.perf_counter() - start)
+            lower.apply(ctx, module)
+            middle = time.perf_counter()
+            collected = clock.seconds
+            canonicalize.apply(ctx, module)
+            end = time.perf_counter()
+        if run:
+            samples["lower"].append(middle - start)
+            samples["canonicalize"].append(end - middle)
+            samples[NET].append(middle - start - collected)
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
@@ -150,8 +194,8 @@ def pypto_medians(
     python: Path, texts: Sequence[Path], repeat: int, *, collect: bool = True
 ) -> list[dict[str, float]] | str:
     """
-    PyPTO's medians per program, each call after a full collection if
-    `collect`, or why they cannot be measured.
+    PyPTO's medians per program, each pair of calls after a full collection
+    if `collect`, or why they cannot be measured.
     """
     if not python.exists():
         return f"{python} does not exist"
@@ -188,19 +232,22 @@ def report(
     floors: Sequence[float] = (),
 ) -> str:
     """
-    The table and the geometric means, in Markdown; with `floors` (seconds
-    per program, `floor_median`), two more columns: the floor, and the floor
-    over PyPTO's lowering.
+    The table and the geometric means, in Markdown. Where `ours` has `NET`,
+    two more columns: the lowering less its collections, and that over
+    PyPTO's lowering. With `floors` (seconds per program, `floor_median`),
+    two more: the floor, and the floor over PyPTO's lowering.
     """
+    net = bool(ours) and NET in ours[0]
     header = (
         "| program | ops out | lower (ms) | PyPTO | ratio | canonicalize (ms) "
         "| PyPTO | ratio | both, ratio |"
     )
-    lines = [
-        header + (" create floor (ms) | floor / PyPTO's lower |" if floors else ""),
-        "|---|---|---|---|---|---|---|---|---|" + ("---|---|" if floors else ""),
-    ]
+    header += " lower less collection (ms) | ratio |" if net else ""
+    header += " create floor (ms) | floor / PyPTO's lower |" if floors else ""
+    lines = [header, "|---" * header.count(" |") + "|"]
     ratios: dict[str, list[float]] = {"lower": [], "canonicalize": [], "both": []}
+    if net:
+        ratios[NET] = []
     for index, (name, size, mine, other) in enumerate(
         zip(names, sizes, ours, theirs, strict=True)
     ):
@@ -213,9 +260,12 @@ def report(
                 f"{other[pass_name] * 1e3:.2f}",
                 f"{ratio:.2f}",
             ]
-        both = sum(mine.values()) / sum(other.values())
+        both = sum(mine[p] for p in PASSES) / sum(other[p] for p in PASSES)
         ratios["both"].append(both)
         row.append(f"{both:.2f}")
+        if net:
+            ratios[NET].append(mine[NET] / other["lower"])
+            row += [f"{mine[NET] * 1e3:.2f}", f"{ratios[NET][-1]:.2f}"]
         if floors:
             floor = floors[index]
             row += [f"{floor * 1e3:.2f}", f"{floor / other['lower']:.2f}"]
@@ -257,7 +307,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--warm",
         action="store_true",
-        help="no full collection before each timed call (both sides)",
+        help="no full collection before each timed lowering (both sides)",
     )
     parser.add_argument(
         "--floor",

@@ -68,7 +68,8 @@ def _copy_fields(
         copy._name = result._name  # valid: it is the original's
         mapper[result] = copy
         results.append(copy)
-    new.results = SSAValues(results)
+    if results:  # else the class default, xDSL's shared empty `SSAValues`
+        new.results = SSAValues(results)
     new.location = op.location
     return new
 
@@ -138,7 +139,8 @@ class BlockCopier:
                 result = OpResult(type_, new, index)
                 result._name = name  # valid: it is the original's
                 made.append(result)
-            new.results = SSAValues(made)
+            if made:  # else the class default (see `_set_operands`)
+                new.results = SSAValues(made)
             new.location = op.location
             values.extend(made)
             ops.append(new)
@@ -183,9 +185,10 @@ def create_op(
         default_properties | properties,
         {**default_attributes, **attributes},
     )
-    new.results = SSAValues(
-        [OpResult(type, new, index) for index, type in enumerate(result_types)]
-    )
+    if result_types:  # else the class default (see `_set_operands`)
+        new.results = SSAValues(
+            [OpResult(type, new, index) for index, type in enumerate(result_types)]
+        )
     new.location = location
     for region in regions:
         new.add_region(region)
@@ -273,7 +276,13 @@ def discard(op: Operation) -> None:
 
 
 def _set_operands(op: Operation, operands: tuple[SSAValue, ...]) -> None:
-    """Give `op`, which has no operands yet, these operands and their uses."""
+    """
+    Give `op`, which has no operands yet, these operands and their uses.
+    None: the class defaults stay, xDSL's shared empty `SSAValues` and `()`
+    (one object fewer per op for the collector to scan; likewise for results).
+    """
+    if not operands:
+        return
     uses: list[Use] = []
     new_use = Use.__new__
     for index, value in enumerate(operands):

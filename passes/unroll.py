@@ -147,6 +147,13 @@ def _with_suffix(name: str | None, suffix: str) -> str | None:
     return None if name is None else name + suffix
 
 
+SHORT_MODULUS = 2**62
+"""
+The largest `F*step` whose dynamic bounds take the short `offset_mod`: twice
+it fits in `index`.
+"""
+
+
 class _Unrolling:
     """
     The unrolling of one loop: the bounds arithmetic, the main loop, the
@@ -339,8 +346,8 @@ class _Unrolling:
         a group of F iterations runs when it starts below `ub - K`
         (`%unroll_group_limit`, clamped at the bottom of the range); the main
         loop ends at the first index of the loop at or past that limit,
-        found from the residues mod m of the start and the limit (each in
-        [0, m), so their difference is in (-m, m)), but not past `ub`; the
+        found from the residues mod m of the start and the limit
+        (`offset_mod`), but not past `ub`; the
         remainder counts the iterations from there to `ub`, at most K apart.
         Every intermediate value lies in the `index` range
         (`docs/passes/lower-pipeline-loops.md` has the argument).
@@ -364,20 +371,9 @@ class _Unrolling:
         room = self.insert_named(
             rewriter, self.index_op(arith.SubiOp, self.ub, limit), "unroll_room"
         )
-        offset = self.insert_named(
-            rewriter,
-            self.index_op(
-                arith.SubiOp,
-                self.floor_mod(start, span, "unroll_start"),
-                self.floor_mod(limit, span, "unroll_limit"),
-            ),
-            "unroll_offset",
-        )
         tail = self.insert_named(
             rewriter,
-            self.index_op(
-                arith.MinSIOp, self.floor_mod_small(offset, span, "unroll_offset"), room
-            ),
+            self.index_op(arith.MinSIOp, self.offset_mod(start, limit, span), room),
             "unroll_tail",
         )
         main_end = self.insert_named(
@@ -400,14 +396,56 @@ class _Unrolling:
         results = self.emit_cascade(remainder, main_end, main.results)
         rewriter.replace(loop, (), results)
 
-    def floor_mod(self, value: SSAValue, modulus: int, name: str) -> SSAValue:
-        """`value` mod `modulus`, in [0, modulus), for any `index` value."""
+    def offset_mod(self, start: SSAValue, limit: SSAValue, modulus: int) -> SSAValue:
+        """
+        `(start - limit) mod modulus`, in [0, modulus), for any `index`
+        values, without computing `start - limit`. The residues `remsi`
+        leaves are in (-modulus, modulus), their difference in (-2*modulus,
+        2*modulus): it fits when `modulus <= SHORT_MODULUS`, and then its
+        residue plus `modulus`, in (0, 2*modulus), takes one more `remsi`
+        (6 ops). A larger modulus takes each residue to [0, modulus) first,
+        so that the difference is in (-modulus, modulus) (12 ops).
+        """
+        short = modulus <= SHORT_MODULUS
+        offset = self.insert_named(
+            self.rewriter,
+            self.index_op(
+                arith.SubiOp,
+                self.residue(start, modulus, "unroll_start", short=short),
+                self.residue(limit, modulus, "unroll_limit", short=short),
+            ),
+            "unroll_offset",
+        )
+        if not short:
+            return self.floor_mod_small(offset, modulus, "unroll_offset")
+        shifted = self.insert_named(
+            self.rewriter,
+            self.index_op(
+                arith.AddiOp,
+                self.residue(offset, modulus, "unroll_offset", short=True),
+                self.constant(modulus),
+            ),
+            "unroll_offset_shifted",
+        )
+        return self.insert_named(
+            self.rewriter,
+            self.index_op(arith.RemSIOp, shifted, self.constant(modulus)),
+            "unroll_offset_mod",
+        )
+
+    def residue(
+        self, value: SSAValue, modulus: int, name: str, *, short: bool
+    ) -> SSAValue:
+        """
+        `value remsi modulus` (`<name>_rem`), in (-modulus, modulus); unless
+        `short`, then taken to [0, modulus) (`floor_mod_small`).
+        """
         truncated = self.insert_named(
             self.rewriter,
             self.index_op(arith.RemSIOp, value, self.constant(modulus)),
             f"{name}_rem",
         )
-        return self.floor_mod_small(truncated, modulus, name)
+        return truncated if short else self.floor_mod_small(truncated, modulus, name)
 
     def floor_mod_small(self, value: SSAValue, modulus: int, name: str) -> SSAValue:
         """

@@ -6,6 +6,7 @@ reason, and the report takes ours over PyPTO's.
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -126,3 +127,40 @@ def test_report_gives_the_floor_over_pypto_when_measured():
 def test_the_floor_of_a_program_is_timed():
     program = pypto_compare.programs()[0]
     assert pypto_compare.floor_median(program, 1) > 0
+
+
+def test_report_gives_the_lowering_less_its_collections_when_measured():
+    ours = [{"lower": 0.004, "canonicalize": 0.001, pypto_compare.NET: 0.003}]
+    theirs = [{"lower": 0.002, "canonicalize": 0.001}]
+    text = report(["a"], [10], ours, theirs)
+    header, rule, row = text.splitlines()[:3]
+    assert header.count(" |") == rule.count("|---") == row.count(" |") == 11
+    assert row.split(" | ")[-2:] == ["3.00", "1.50 |"]  # 3 ms; 3 ms / 2 ms
+    assert "both: geomean 1.67" in text  # the collection is not counted twice
+    assert f"{pypto_compare.NET}: geomean 1.50, worst 1.50" in text
+
+
+def test_the_collection_clock_times_collections_only_while_entered():
+    with pypto_compare.CollectionClock() as clock:
+        gc.collect()
+    timed = clock.seconds
+    assert timed > 0
+    gc.collect()
+    assert clock.seconds == timed
+
+
+def test_our_side_collects_once_before_the_lowering_as_pypto_does(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    collections: list[int] = []
+
+    def collect(generation: int = 2) -> int:
+        collections.append(generation)
+        return 0
+
+    monkeypatch.setattr(gc, "collect", collect)
+    medians = pypto_compare.our_medians(pypto_compare.programs()[0], 2)
+    assert len(collections) == 3  # the untimed run and two timed ones
+    assert medians[pypto_compare.NET] <= medians["lower"]
+    pypto_compare.our_medians(pypto_compare.programs()[0], 2, collect=False)
+    assert len(collections) == 3

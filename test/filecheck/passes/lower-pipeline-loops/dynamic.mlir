@@ -1,7 +1,7 @@
 // Dynamic bounds: a `stages 1` main loop runs up to %unroll_main_end, computed
 // at run time without ever overflowing (no `ub - lb`: the groups of F
 // iterations that start below ub - (F-1)*step, found from residues mod
-// F*step), and an `scf.if` cascade on %unroll_rem (counted in iterations) runs
+// F*step, in 6 ops, or 12 when F*step > 2^62), and an `scf.if` cascade on %unroll_rem (counted in iterations) runs
 // the 1 .. F-1 remaining ones. `bad-input/dynamic_bounds_at_the_extremes.mlir`
 // runs these loops at the ends of the index range.
 
@@ -32,17 +32,11 @@ func.func @dynamic_ub(%x: !pypto.tensor<1024xf32>, %n: index) {
 // CHECK-NEXT: %unroll_room = arith.subi %n, %unroll_group_limit : index
 // CHECK-NEXT: [[C4:%.*]] = arith.constant 4 : index
 // CHECK-NEXT: %unroll_start_rem = arith.remsi %unroll_start, [[C4]] : index
-// CHECK-NEXT: %unroll_start_wraps = arith.floordivsi %unroll_start_rem, [[C4]] : index
-// CHECK-NEXT: %unroll_start_shift = arith.muli %unroll_start_wraps, [[C4]] : index
-// CHECK-NEXT: %unroll_start_mod = arith.subi %unroll_start_rem, %unroll_start_shift : index
 // CHECK-NEXT: %unroll_limit_rem = arith.remsi %unroll_group_limit, [[C4]] : index
-// CHECK-NEXT: %unroll_limit_wraps = arith.floordivsi %unroll_limit_rem, [[C4]] : index
-// CHECK-NEXT: %unroll_limit_shift = arith.muli %unroll_limit_wraps, [[C4]] : index
-// CHECK-NEXT: %unroll_limit_mod = arith.subi %unroll_limit_rem, %unroll_limit_shift : index
-// CHECK-NEXT: %unroll_offset = arith.subi %unroll_start_mod, %unroll_limit_mod : index
-// CHECK-NEXT: %unroll_offset_wraps = arith.floordivsi %unroll_offset, [[C4]] : index
-// CHECK-NEXT: %unroll_offset_shift = arith.muli %unroll_offset_wraps, [[C4]] : index
-// CHECK-NEXT: %unroll_offset_mod = arith.subi %unroll_offset, %unroll_offset_shift : index
+// CHECK-NEXT: %unroll_offset = arith.subi %unroll_start_rem, %unroll_limit_rem : index
+// CHECK-NEXT: %unroll_offset_rem = arith.remsi %unroll_offset, [[C4]] : index
+// CHECK-NEXT: %unroll_offset_shifted = arith.addi %unroll_offset_rem, [[C4]] : index
+// CHECK-NEXT: %unroll_offset_mod = arith.remsi %unroll_offset_shifted, [[C4]] : index
 // CHECK-NEXT: %unroll_tail = arith.minsi %unroll_offset_mod, %unroll_room : index
 // CHECK-NEXT: %unroll_main_end = arith.addi %unroll_group_limit, %unroll_tail : index
 // CHECK-NEXT: [[C2:%.*]] = arith.constant 2 : index
@@ -110,8 +104,8 @@ func.func @dynamic_lb_ub_step(%x: !pypto.tensor<1024xf32>, %lb: index, %ub: inde
 // CHECK-NEXT: %unroll_room = arith.subi %ub, %unroll_group_limit : index
 // CHECK-NEXT: [[C6:%.*]] = arith.constant 6 : index
 // CHECK-NEXT: %unroll_start_rem = arith.remsi %unroll_start, [[C6]] : index
-// CHECK:      %unroll_limit_rem = arith.remsi %unroll_group_limit, [[C6]] : index
-// CHECK:      %unroll_offset_mod = arith.subi %unroll_offset, %unroll_offset_shift : index
+// CHECK-NEXT: %unroll_limit_rem = arith.remsi %unroll_group_limit, [[C6]] : index
+// CHECK:      %unroll_offset_mod = arith.remsi %unroll_offset_shifted, [[C6]] : index
 // CHECK-NEXT: %unroll_tail = arith.minsi %unroll_offset_mod, %unroll_room : index
 // CHECK-NEXT: %unroll_main_end = arith.addi %unroll_group_limit, %unroll_tail : index
 // CHECK-NEXT: pypto.pipeline [[I:%.*]] = %lb to %unroll_main_end step [[C6]] stages 1 {
@@ -162,3 +156,36 @@ func.func @dynamic_lb(%x: !pypto.tensor<1024xf32>, %lb: index) {
 // CHECK-NEXT:   "test.op"
 // CHECK-NEXT: }
 // CHECK-NEXT: func.return
+
+// -----
+
+// F*step = 3 * (2^61 + 1) > 2^62: twice it would not fit, so each residue is
+// taken to [0, F*step) before their difference (floordivsi, muli, subi), and
+// the difference likewise.
+func.func @dynamic_huge_step(%x: !pypto.tensor<1024xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %step = arith.constant 2305843009213693953 : index
+  pypto.pipeline %i = %c0 to %n step %step stages 3 {
+    "test.op"(%i) : (index) -> ()
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @dynamic_huge_step
+// CHECK:      %unroll_room = arith.subi %n, %unroll_group_limit : index
+// CHECK-NEXT: [[M:%.*]] = arith.constant 6917529027641081859 : index
+// CHECK-NEXT: %unroll_start_rem = arith.remsi %unroll_start, [[M]] : index
+// CHECK-NEXT: %unroll_start_wraps = arith.floordivsi %unroll_start_rem, [[M]] : index
+// CHECK-NEXT: %unroll_start_shift = arith.muli %unroll_start_wraps, [[M]] : index
+// CHECK-NEXT: %unroll_start_mod = arith.subi %unroll_start_rem, %unroll_start_shift : index
+// CHECK-NEXT: %unroll_limit_rem = arith.remsi %unroll_group_limit, [[M]] : index
+// CHECK-NEXT: %unroll_limit_wraps = arith.floordivsi %unroll_limit_rem, [[M]] : index
+// CHECK-NEXT: %unroll_limit_shift = arith.muli %unroll_limit_wraps, [[M]] : index
+// CHECK-NEXT: %unroll_limit_mod = arith.subi %unroll_limit_rem, %unroll_limit_shift : index
+// CHECK-NEXT: %unroll_offset = arith.subi %unroll_start_mod, %unroll_limit_mod : index
+// CHECK-NEXT: %unroll_offset_wraps = arith.floordivsi %unroll_offset, [[M]] : index
+// CHECK-NEXT: %unroll_offset_shift = arith.muli %unroll_offset_wraps, [[M]] : index
+// CHECK-NEXT: %unroll_offset_mod = arith.subi %unroll_offset, %unroll_offset_shift : index
+// CHECK-NEXT: %unroll_tail = arith.minsi %unroll_offset_mod, %unroll_room : index
+// CHECK-NEXT: %unroll_main_end = arith.addi %unroll_group_limit, %unroll_tail : index
+// CHECK-NEXT: pypto.pipeline {{%.*}} = %c0 to %unroll_main_end step [[M]] stages 1 {
