@@ -187,6 +187,7 @@ class _Unrolling:
         self.body_ops = block_ops(block)[:-1]
         self.yielded = tuple(terminator.arguments)
         self.copier = BlockCopier(self.body_args, self.body_ops, self.yielded)
+        self.uses_index = self.body_args[0].first_use is not None
 
         # The loop's fields, read once (IRDL's accessors cost a call each).
         self.lb, self.ub, self.step_value = loop.lb, loop.ub, loop.step
@@ -235,8 +236,11 @@ class _Unrolling:
     ) -> tuple[SSAValue, tuple[Operation, ...]]:
         """
         The induction variable of copy k, `base + k*step`, and the op that
-        computes it, if one does, not yet inserted.
+        computes it, if one does, not yet inserted. A body that does not use
+        its induction variable gets the original one, and no op computes it.
         """
+        if not self.uses_index:
+            return self.body_args[0], ()
         if isinstance(base, int):
             return self.constant(base + k * self.step), ()
         if k == 0:
