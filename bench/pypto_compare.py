@@ -2,7 +2,8 @@
 Both passes side by side with PyPTO's C++ passes (`LowerPipelineLoops`,
 `CanonicalizeIOOrder`, through PyPTO's Python API) on the same programs.
 
-    python -m bench.pypto_compare [--pypto-python PATH] [--repeat N] [--warm] [--floor]
+    python -m bench.pypto_compare [--pypto-python PATH] [--repeat N] [--warm]
+        [--floor] [--json FILE] [--plot FILE]
 
 Each program is a module of `bench.cases` (`items_module`: static and
 dynamic bounds, F = 2 to 64) and its PyPTO text, printed by our target
@@ -13,16 +14,16 @@ take `--repeat` runs after an untimed one, each on a fresh parse: a full
 collection, then the lowering and canonicalization timed one after the
 other, as a pipeline runs them (`--warm`: no collection, so that the
 lowering does not start on the cold caches a collection leaves), and
-report medians. Prints a Markdown
-table (milliseconds, ours over PyPTO's per pass and for both together) and
-the geometric means against the targets of issue 29. Our lowering's
-time includes the cyclic collector's scan of the objects it made (paused
-during the pass, it runs on the way out): the table gives that share, and
-the geomean of the lowering without it. `--floor` adds
+report medians. Prints a Markdown table (milliseconds, ours over PyPTO's
+per pass and for both together) and the geometric means against the
+targets of issue 29. Our lowering's time includes the cyclic collector's
+scan of the objects it made (paused during the pass, it runs on the way
+out): the table also gives the lowering without it. `--floor` adds
 `bench.floor`'s floor of each lowering (its output ops made by
-`Operation.create` alone, after a collection) over PyPTO's lowering. When
-that interpreter cannot import `pypto`, prints why and exits with status 0
-(nothing is measured).
+`Operation.create` alone, after a collection) over PyPTO's lowering.
+`--json` keeps the medians; `--plot` draws the ratios against the output's
+size (`bench.pypto_compare_plot`). When that interpreter cannot import
+`pypto`, prints why and exits with status 0 (nothing is measured).
 """
 
 from __future__ import annotations
@@ -314,6 +315,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="also time bench.floor's floor of each lowering (Operation.create alone)",
     )
+    parser.add_argument(
+        "--json", type=Path, help="write the medians of every program to this file"
+    )
+    parser.add_argument(
+        "--plot",
+        type=Path,
+        help="draw the ratios against the output's size (bench.pypto_compare_plot)",
+    )
     args = parser.parse_args(argv)
     collect = not args.warm
     chosen = programs()
@@ -329,6 +338,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     sizes = [lowered_size(Case(p.name, 0, p.mlir)) for p in chosen]
     floors = [floor_median(p, args.repeat) for p in chosen] if args.floor else []
     print(report([p.name for p in chosen], sizes, ours, theirs, floors))
+    rows = [
+        {"name": p.name, "ops_out": size, "ours": mine, "theirs": other}
+        for p, size, mine, other in zip(chosen, sizes, ours, theirs, strict=True)
+    ]
+    if args.json:
+        args.json.write_text(json.dumps({"programs": rows}, indent=1) + "\n")
+    if args.plot:
+        # matplotlib, loaded only for the picture.
+        from bench.pypto_compare_plot import plot_comparison  # noqa: PLC0415
+
+        plot_comparison(rows, args.plot)
 
 
 if __name__ == "__main__":

@@ -7,12 +7,13 @@ reason, and the report takes ours over PyPTO's.
 from __future__ import annotations
 
 import gc
+import json
 import sys
 from pathlib import Path
 
 import pytest
 
-from bench import pypto_compare
+from bench import pypto_compare, pypto_compare_plot
 from bench.pypto_compare import pypto_medians, report
 
 _STUB_LANGUAGE = "def parse(text):\n    return text\n"
@@ -164,3 +165,46 @@ def test_our_side_collects_once_before_the_lowering_as_pypto_does(
     assert medians[pypto_compare.NET] <= medians["lower"]
     pypto_compare.our_medians(pypto_compare.programs()[0], 2, collect=False)
     assert len(collections) == 3
+
+
+def test_a_run_is_kept_as_json_and_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    _stub_pypto(tmp_path, monkeypatch, _STUB_PASSES)
+    chosen = pypto_compare.programs()[:2]
+    monkeypatch.setattr(pypto_compare, "programs", lambda: chosen)
+    run, picture = tmp_path / "run.json", tmp_path / "run.svg"
+    pypto_compare.main(
+        [
+            "--pypto-python",
+            sys.executable,
+            "--repeat",
+            "1",
+            "--json",
+            str(run),
+            "--plot",
+            str(picture),
+        ]
+    )
+    rows = json.loads(run.read_text())["programs"]
+    assert [row["name"] for row in rows] == ["static F=2", "dynamic F=2"]
+    assert rows[0]["theirs"]["lower"] >= 0.002  # the stub's sleep
+    assert set(rows[0]["ours"]) == {"lower", "canonicalize", pypto_compare.NET}
+    drawn = picture.read_text()
+    assert "static bounds" in drawn and "dynamic bounds" in drawn
+
+
+def test_the_picture_takes_each_ratio_of_a_program():
+    row = {
+        "name": "static F=2",
+        "ops_out": 26,
+        "ours": {"lower": 0.004, "canonicalize": 0.002, pypto_compare.NET: 0.003},
+        "theirs": {"lower": 0.002, "canonicalize": 0.004},
+    }
+    assert pypto_compare_plot.ratios(row) == {
+        "lower": 2.0,
+        "canonicalize": 0.5,
+        "both": 1.0,
+        pypto_compare_plot.NET: 1.5,
+    }
+    assert pypto_compare_plot.NET == pypto_compare.NET
