@@ -21,6 +21,8 @@ import matplotlib
 from matplotlib import pyplot
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 
+from bench.plot import save
+
 matplotlib.use("Agg")  # files only: no display needed
 # Text as text, and no random ids or dates: small, reproducible SVGs.
 matplotlib.rcParams["svg.fonttype"] = "none"
@@ -102,9 +104,7 @@ def plot_comparison(rows: Sequence[Mapping[str, Any]], out: Path) -> None:
     axes[1].legend(loc="upper right", fontsize="small")
     figure.suptitle("Both passes against PyPTO's C++ passes (below 1: faster)")  # pyright: ignore[reportUnknownMemberType]
     figure.tight_layout()
-    # No date in an SVG: the same run draws the same file.
-    figure.savefig(out, metadata={"Date": None} if out.suffix == ".svg" else None)  # pyright: ignore[reportUnknownMemberType]
-    pyplot.close(figure)
+    save(figure, out)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
