@@ -278,8 +278,9 @@ def discard(op: Operation) -> None:
 def _set_operands(op: Operation, operands: tuple[SSAValue, ...]) -> None:
     """
     Give `op`, which has no operands yet, these operands and their uses.
-    None: the class defaults stay, xDSL's shared empty `SSAValues` and `()`
-    (one object fewer per op for the collector to scan; likewise for results).
+    Without operands, `op` keeps the class defaults, xDSL's shared empty
+    `SSAValues` and `()`: one object fewer for the collector to scan (ops
+    without results keep the shared default the same way).
     """
     if not operands:
         return

@@ -351,8 +351,8 @@ class _Unrolling:
         (`%unroll_group_limit`, clamped at the bottom of the range); the main
         loop ends at the first index of the loop at or past that limit,
         found from the residues mod m of the start and the limit
-        (`offset_mod`), but not past `ub`; the
-        remainder counts the iterations from there to `ub`, at most K apart.
+        (`offset_mod`), but not past `ub`; the remainder counts the
+        iterations from there to `ub`, at most K apart.
         Every intermediate value lies in the `index` range
         (`docs/passes/lower-pipeline-loops.md` has the argument).
         """
