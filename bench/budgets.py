@@ -33,9 +33,9 @@ from bench.orders import (
     pass_times,
 )
 from bench.orders_plot import plot_budgets
-from passes.analysis.engines import CostModel
 from passes.canonicalize_io_order import SEARCH_BUDGET
-from passes.schedule_report import pass_pipeline, run_report
+from passes.schedule.engines import CostModel
+from passes.schedule.report import pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 

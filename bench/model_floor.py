@@ -24,9 +24,9 @@ from typing import Any
 from unittest import mock
 
 from bench.orders import PASS_TIME_OPS, lowered_families, time_pass
-from passes.analysis.timeline import Timeline
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
-from passes.order_model import BodyModel
+from passes.orders.body_model import BodyModel
+from passes.schedule.timeline import Timeline
 from pypto_dialect.context import pypto_context
 
 PARTS = ("prepare", "simulate")

@@ -47,12 +47,12 @@ from xdsl.dialects.builtin import ModuleOp
 
 from bench.cases import FAMILIES, MAX_COPIES, Scale, parse
 from bench.orders_plot import plot_orders
-from passes.analysis.engines import CostModel, default_costs
 from passes.canonicalize_io_order import SEARCH_BUDGET, CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.order_model import BodyModel
-from passes.schedule_report import LoopReport, pass_pipeline, run_report
-from passes.stages_advisor import Figures, StagesAdvisor
+from passes.orders.body_model import BodyModel
+from passes.schedule.advisor import Figures, StagesAdvisor
+from passes.schedule.engines import CostModel, default_costs
+from passes.schedule.report import LoopReport, pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 
@@ -95,7 +95,7 @@ def cost_table(depth: int, directory: Path) -> tuple[CostModel, Path]:
     path = directory / f"depth-{depth}.json"
     table = json.loads(
         (
-            Path(__file__).parents[1] / "passes" / "analysis" / "default_costs.json"
+            Path(__file__).parents[1] / "passes" / "schedule" / "default_costs.json"
         ).read_text()
     )
     table["queue_depth"] = depth

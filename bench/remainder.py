@@ -1,7 +1,7 @@
 """
 The remainder strategies against F (issue 28's target): for a loop with
 dynamic bounds and `stages` F, the ops each strategy of
-`passes.report_defaults.STRATEGIES` emits and the time of its passes.
+`passes.schedule.defaults.STRATEGIES` emits and the time of its passes.
 
     python -m bench.remainder [--stages F ...] [--repeat N] [--json OUT] [--plot OUT.svg]
 
@@ -31,7 +31,7 @@ from xdsl.universe import Universe
 
 from bench.plot import pyplot, save
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.report_defaults import STRATEGIES
+from passes.schedule.defaults import STRATEGIES
 from pypto_dialect.context import pypto_context
 from pypto_dialect.walks import walk_ops
 

@@ -6,11 +6,11 @@ allow, into scalars, then loads, then compute and store per stage, so the
 load engine can run ahead of the compute engines. Then it turns every
 `pypto.pipeline stages 1` into the `scf.for` it means.
 
-The priorities are `passes.io_order_policy`; the scheduling on the
-dependence graph (`passes.analysis`) is `passes.scheduling`; a block whose
+The priorities are `passes.orders.category`; the scheduling on the
+dependence graph (`passes.analysis`) is `passes.mechanisms.scheduling`; a block whose
 keys' own order keeps every dependence (`passes.analysis.order_check`)
 needs no graph; this module drives them. The other orders (option `order`:
-`engine`, `modelled`) come from `passes.orders`, imported only for them.
+`engine`, `modelled`) come from `passes.orders.costed`, imported only for them.
 """
 
 from __future__ import annotations
@@ -32,8 +32,6 @@ from xdsl.utils.str_enum import StrEnum
 from passes.analysis import DependenceGraph, OpSummaries
 from passes.analysis.graph import schedulable_ops
 from passes.analysis.order_check import keeps_dependences
-from passes.collector import collector_paused
-from passes.demote import demote_to_scf_for
 from passes.diagnostics import fail
 from passes.explain import (
     BlockExplanation,
@@ -42,20 +40,22 @@ from passes.explain import (
     printed_names,
     render_explanations,
 )
-from passes.io_order_policy import rotate_acc_stages, schedule_keys
-from passes.scheduling import (
+from passes.mechanisms.collector import collector_paused
+from passes.mechanisms.demote import demote_to_scf_for
+from passes.mechanisms.scheduling import (
     follows_chains,
     keeps_edges,
     move_into_order,
     priority_order,
     sorted_order,
 )
+from passes.orders.category import rotate_acc_stages, schedule_keys
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
 
 if TYPE_CHECKING:
-    from passes.analysis.timeline import Loop
-    from passes.orders import Orders
+    from passes.orders.costed import Orders
+    from passes.schedule.timeline import Loop
 
 
 class IOOrder(StrEnum):
@@ -64,9 +64,9 @@ class IOOrder(StrEnum):
     CATEGORY = "category"
     """Scalars, loads, then compute and store per stage: PyPTO's order (the default)."""
     ENGINE = "engine"
-    """Tiers by engine, loads a bounded distance ahead (`passes.order_engine`)."""
+    """Tiers by engine, loads a bounded distance ahead (`passes.orders.engine`)."""
     MODELLED = "modelled"
-    """The fastest of several candidates on the schedule model (`passes.order_modelled`)."""
+    """The fastest of several candidates on the schedule model (`passes.orders.modelled`)."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class CanonicalizeIOOrderPattern(RewritePattern):
     """Record in `explanations` each op that moved or that a dependence held back."""
     order: IOOrder = IOOrder.CATEGORY
     orders: Orders | None = None
-    """The `engine` and `modelled` orders of the run (`passes.orders`), if one is asked for."""
+    """The `engine` and `modelled` orders of the run (`passes.orders.costed`), if one is asked for."""
     explanations: list[BlockExplanation] = field(default_factory=list[BlockExplanation])
     """Per block, in the order they were reordered; the pass prints them when done."""
     summaries: OpSummaries = field(default_factory=OpSummaries)
@@ -332,10 +332,10 @@ class CanonicalizeIOOrderPass(ModulePass):
         orders = None
         if self.costs or order is not IOOrder.CATEGORY:
             # The schedule model, loaded only for these orders (or to check `costs`).
-            from passes.orders import Orders  # noqa: PLC0415
+            from passes.orders.costed import Orders  # noqa: PLC0415
 
             orders = Orders.with_costs(self.costs, self.explain, self.search_budget)
-        with collector_paused():  # see passes.collector
+        with collector_paused():  # see passes.mechanisms.collector
             self._canonicalize(op, order, orders)
 
     def _canonicalize(

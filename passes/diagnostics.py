@@ -5,7 +5,7 @@ from typing import NoReturn
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
-from passes.analysis.engines import (
+from passes.schedule.engines import (
     CostModel,
     CostTableError,
     default_costs,

@@ -20,7 +20,7 @@ from xdsl.traits import IsolatedFromAbove
 
 from passes.analysis import DependenceGraph
 from passes.analysis.dependence import Dependence, describe_value
-from passes.scheduling import KeyT
+from passes.mechanisms.scheduling import KeyT
 from pypto_dialect.walks import closest
 
 

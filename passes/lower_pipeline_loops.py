@@ -3,7 +3,7 @@ The `lower-pipeline-loops` pass (PyPTO's LowerPipelineLoops): replicate the
 body of every `pypto.pipeline ... stages F` F times for ping-pong buffering and
 tag each copy's tiles with its `(group, stage)` pair.
 
-The replication itself is `passes.unroll.unroll_by_factor`; this module is
+The replication itself is `passes.mechanisms.unroll.unroll_by_factor`; this module is
 the policy: which ops get a membership, how groups are numbered, the limits.
 """
 
@@ -29,10 +29,10 @@ from xdsl.pattern_rewriter import (
 from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from passes.cloning import clone_op, discard
-from passes.collector import collector_paused
 from passes.diagnostics import fail
-from passes.unroll import (
+from passes.mechanisms.cloning import clone_op, discard
+from passes.mechanisms.collector import collector_paused
+from passes.mechanisms.unroll import (
     REMAINDERS,
     Copies,
     Remainder,
@@ -415,7 +415,7 @@ class LowerPipelineLoopsPass(ModulePass):
     auto_stages: bool = False
     """
     Each pipeline's `stages` becomes the stages advisor's choice among 1 to
-    its written stages (`passes.stages_advisor`, the bundled cost table,
+    its written stages (`passes.schedule.advisor`, the bundled cost table,
     this lowering then `canonicalize-io-order` on copies of the module), with
     a remark on stderr where it changes.
     """
@@ -423,7 +423,7 @@ class LowerPipelineLoopsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.auto_stages:
             _choose_stages(ctx, op, self)
-        with collector_paused():  # see passes.collector
+        with collector_paused():  # see passes.mechanisms.collector
             self._lower(op)
 
     def _lower(self, op: ModuleOp) -> None:
@@ -452,9 +452,9 @@ def _choose_stages(
 ) -> None:
     """`auto-stages`: the advisor's stages, with `lowering` as it is without the option."""
     # The schedule model and the canonicalization, loaded only for this option.
-    from passes.analysis.engines import default_costs  # noqa: PLC0415
     from passes.canonicalize_io_order import CanonicalizeIOOrderPass  # noqa: PLC0415
-    from passes.stages_advisor import choose_stages  # noqa: PLC0415
+    from passes.schedule.advisor import choose_stages  # noqa: PLC0415
+    from passes.schedule.engines import default_costs  # noqa: PLC0415
 
     fixed = dataclasses.replace(lowering, auto_stages=False)
     passes = PassPipeline((fixed, CanonicalizeIOOrderPass()))

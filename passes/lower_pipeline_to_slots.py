@@ -21,10 +21,10 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 
-from passes.collector import collector_paused
-from passes.demote import demote_to_scf_for
 from passes.diagnostics import cost_model
 from passes.explain import printed_name, printed_names
+from passes.mechanisms.collector import collector_paused
+from passes.mechanisms.demote import demote_to_scf_for
 from passes.slots_policy import (
     Decline,
     SlotBudget,
@@ -249,7 +249,7 @@ class LowerPipelineToSlotsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         capacities = cost_model(self.name, self.costs).capacities
-        with collector_paused():  # see passes.collector
+        with collector_paused():  # see passes.mechanisms.collector
             functions = [f for f in outer_ops_first(op) if isinstance(f, func.FuncOp)]
             explanations: list[_Explanation] = []
             for function in functions:

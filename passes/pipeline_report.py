@@ -1,6 +1,6 @@
 """
 The `pipeline-report` pass: prints the schedule report of every pipeline
-loop (`passes.schedule_report`, as text: `passes.pipeline_report_text`)
+loop (`passes.schedule.report`, as text: `passes.schedule.report_text`)
 without changing anything; `pypto-report` prints the same.
 """
 
@@ -14,12 +14,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import ArgSpecParseError, PassFailedException
 
-from passes.analysis.timeline import MAX_TOTAL_ITERATIONS
 from passes.diagnostics import cost_model
-from passes.pipeline_report_text import render_advice, render_report
-from passes.report_defaults import DEFAULT_PASSES
-from passes.schedule_report import pass_pipeline, run_report
-from passes.stages_advisor import StagesAdvisor
+from passes.schedule.advisor import StagesAdvisor
+from passes.schedule.defaults import DEFAULT_PASSES
+from passes.schedule.report import pass_pipeline, run_report
+from passes.schedule.report_text import render_advice, render_report
+from passes.schedule.timeline import MAX_TOTAL_ITERATIONS
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,13 @@
 Per `pypto.pipeline`: the engines' busy time, the resource bound, the
 modelled time per original iteration and the efficiency, before and after
 `--passes`, and the peak bytes per memory space against the capacities
-(`passes.pipeline_report`, rendered by `passes.pipeline_report_text`, on
+(`passes.pipeline_report`, rendered by `passes.schedule.report_text`, on
 the engine model of `passes.analysis`). `--trace` writes Chrome trace-event
 JSON (one track per engine), `--plot` a swimlane picture (needs matplotlib:
 the `report` extra), `--suggest-stages` the stages advisor, `--sensitivity`
 the conclusions under other queue depths and sync latencies
-(`passes.pipeline_sensitivity`), `--strategies` the strategies of
-`passes.report_defaults.STRATEGIES` side by side. Problems are
+(`passes.schedule.sensitivity`), `--strategies` the strategies of
+`passes.schedule.defaults.STRATEGIES` side by side. Problems are
 `error:` lines on stderr and exit code 1, never a traceback; any other
 exception is an internal error (exit code 70).
 """
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import ParseError
 
-from passes.report_defaults import (
+from passes.schedule.defaults import (
     DEFAULT_PASSES,
     MAX_ADVISED_STAGES,
     MAX_STAGES,
@@ -58,10 +58,10 @@ if TYPE_CHECKING:
     from xdsl.ir import Operation
     from xdsl.passes import PassPipeline
 
-    from passes.analysis.engines import CostModel, Unit
-    from passes.analysis.timeline import Interval, Timeline
-    from passes.schedule_report import LoopReport
-    from passes.stages_advisor import Advice
+    from passes.schedule.advisor import Advice
+    from passes.schedule.engines import CostModel, Unit
+    from passes.schedule.report import LoopReport
+    from passes.schedule.timeline import Interval, Timeline
     from pypto_dialect.checked import OpSpans
 
 TOOL = "pypto-report"
@@ -157,7 +157,7 @@ def _argument_parser() -> argparse.ArgumentParser:
 
 def _trip_count(text: str) -> int:
     """An argparse `type`: a trip count from 1 to `MAX_TOTAL_ITERATIONS`."""
-    from passes.analysis.timeline import MAX_TOTAL_ITERATIONS
+    from passes.schedule.timeline import MAX_TOTAL_ITERATIONS
 
     value = int(text)
     if not 1 <= value <= MAX_TOTAL_ITERATIONS:
@@ -169,21 +169,21 @@ _trip_count.__name__ = "int"  # argparse names the type in "invalid int value"
 
 
 def _report(options: argparse.Namespace) -> int:
-    from passes.analysis.engines import default_costs_text
-    from passes.pipeline_report_text import (
-        render_advice,
-        render_report,
-        render_sensitivity,
-        render_strategies,
-    )
-    from passes.pipeline_sensitivity import sensitivity
-    from passes.schedule_report import (
+    from passes.schedule.advisor import StagesAdvisor
+    from passes.schedule.engines import default_costs_text
+    from passes.schedule.report import (
         StrategyComparison,
         compare_strategies,
         report_json,
         run_report,
     )
-    from passes.stages_advisor import StagesAdvisor
+    from passes.schedule.report_text import (
+        render_advice,
+        render_report,
+        render_sensitivity,
+        render_strategies,
+    )
+    from passes.schedule.sensitivity import sensitivity
     from pypto_dialect.checked import verify_module
     from pypto_dialect.context import pypto_context
     from pypto_dialect.walks import walk_ops
@@ -264,7 +264,7 @@ def _where(report: LoopReport, source_name: str) -> str:
 
 
 def _cost_model(path: str | None) -> CostModel:
-    from passes.analysis.engines import CostTableError, default_costs, load_costs
+    from passes.schedule.engines import CostTableError, default_costs, load_costs
 
     try:
         return default_costs() if path is None else load_costs(path)
@@ -345,7 +345,7 @@ def load_input(ctx: Context, path: str, op_spans: OpSpans) -> ModuleOp:
 
 def _states(report: LoopReport) -> list[tuple[str, Timeline, int]]:
     """(label, timeline, iterations shown) of the states of a loop."""
-    from passes.schedule_report import SHOWN_ITERATIONS
+    from passes.schedule.report import SHOWN_ITERATIONS
 
     if report.after is None:
         return [("now", report.before.timeline, SHOWN_ITERATIONS)]
@@ -363,7 +363,7 @@ def _label(op: Operation) -> str:
 
 def _original_iteration(op: Operation, iteration: int, copies: int) -> int | None:
     """The original iteration an op of a (lowered) loop works for, if tagged."""
-    from passes.io_order_policy import effective_membership
+    from passes.orders.category import effective_membership
 
     if copies == 1:
         return iteration
@@ -412,7 +412,7 @@ def trace_events(reports: Sequence[LoopReport]) -> dict[str, Any]:
 
 def lanes(timeline: Timeline) -> list[Unit]:
     """The units of a timeline in display order: by core, then engine."""
-    from passes.pipeline_report_text import unit_order
+    from passes.schedule.report_text import unit_order
 
     return sorted(timeline.busy, key=unit_order)
 
@@ -460,7 +460,7 @@ def _colour(
     The stage's hue (the original iteration modulo F, so before and after
     agree), shaded by the loop iteration; None for an untagged op.
     """
-    from passes.schedule_report import SHOWN_ITERATIONS
+    from passes.schedule.report import SHOWN_ITERATIONS
 
     step = panel.timeline.steps[interval.step]
     original = _original_iteration(step.op, interval.iteration, panel.copies)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bench.remainder import main, run, table
-from passes.report_defaults import STRATEGIES
+from passes.schedule.defaults import STRATEGIES
 
 
 @pytest.mark.slow

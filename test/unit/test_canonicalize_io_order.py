@@ -28,10 +28,10 @@ from passes.canonicalize_io_order import (
     CanonicalizeIOOrderPass,
     CanonicalizeIOOrderPattern,
 )
-from passes.demote import demote_to_scf_for
-from passes.io_order_policy import Category, ScheduleKey, classify, schedule_keys
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.scheduling import move_into_order, priority_order
+from passes.mechanisms.demote import demote_to_scf_for
+from passes.mechanisms.scheduling import move_into_order, priority_order
+from passes.orders.category import Category, ScheduleKey, classify, schedule_keys
 from pypto_dialect.attributes import MembershipAttr
 from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp

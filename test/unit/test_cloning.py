@@ -27,7 +27,13 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint
 
-from passes.cloning import BlockCopier, clone_op, create_op, insert_fresh, transplant
+from passes.mechanisms.cloning import (
+    BlockCopier,
+    clone_op,
+    create_op,
+    insert_fresh,
+    transplant,
+)
 from pypto_dialect.walks import block_ops, walk_ops
 
 REGIONS = """

@@ -28,8 +28,8 @@ from xdsl.ir import Block, Operation
 from passes.analysis import DependenceGraph, DependenceKind, OpSummaries
 from passes.analysis.order_check import keeps_dependences
 from passes.analysis.windows import LinearForms, access_window
-from passes.io_order_policy import ScheduleKey
-from passes.scheduling import priority_order, sorted_order
+from passes.mechanisms.scheduling import priority_order, sorted_order
+from passes.orders.category import ScheduleKey
 from pypto_dialect.effects import TensorWindowAccess
 from pypto_dialect.tile import StoreOp
 

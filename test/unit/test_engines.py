@@ -1,4 +1,4 @@
-"""The engine model (`passes/analysis/engines.py`): engines, work, costs, the cost table."""
+"""The engine model (`passes/schedule/engines.py`): engines, work, costs, the cost table."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 
-from passes.analysis.engines import (
+from passes.schedule.engines import (
     Core,
     CostTableError,
     Engine,

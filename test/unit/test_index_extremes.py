@@ -20,7 +20,7 @@ from xdsl.utils.comparisons import to_signed
 from xdsl.utils.exceptions import InterpretationError, PassFailedException
 
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.unroll import REMAINDERS, Remainder
+from passes.mechanisms.unroll import REMAINDERS, Remainder
 from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import run_kernel
 from pypto_dialect.numbers import INDEX_BITS, INDEX_MAX, INDEX_MIN

@@ -62,7 +62,7 @@ def test_the_graph_sees_the_packages():
     graph = _graph()
     assert "pypto_dialect.dsl.target" in graph
     assert "pypto_dialect.dsl.function_printer" in graph["pypto_dialect.dsl.target"]
-    assert "passes.unroll" in graph["passes.lower_pipeline_loops"]
+    assert "passes.mechanisms.unroll" in graph["passes.lower_pipeline_loops"]
 
 
 def test_no_import_cycles():

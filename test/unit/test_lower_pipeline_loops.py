@@ -17,9 +17,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from passes.cloning import clone_op, discard
 from passes.lower_pipeline_loops import _TYPE_ONLY, LowerPipelineLoopsPass  # pyright: ignore[reportPrivateUsage]
-from passes.unroll import REMAINDERS, Remainder, body_copies, index_constant
+from passes.mechanisms.cloning import clone_op, discard
+from passes.mechanisms.unroll import REMAINDERS, Remainder, body_copies, index_constant
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import find_kernel, parameter_names, run_kernel

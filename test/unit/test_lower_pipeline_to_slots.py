@@ -16,8 +16,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException
 
 from passes import get_all_passes
-from passes.analysis.engines import default_costs
 from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass, slot_declines
+from passes.schedule.engines import default_costs
 from passes.slots_policy import Gate, SlotBudget, check_loop, slot_candidates
 from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.context import pypto_context

@@ -20,16 +20,17 @@ from test_timeline import add_one
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
-from passes import order_modelled, orders
-from passes.analysis.engines import CostModel, default_costs, op_cost
 from passes.analysis.graph import schedulable_ops
-from passes.analysis.modulo import ModuloOp, modulo_schedule, resource_bound
-from passes.analysis.recurrence import CycleEdge, max_cycle_ratio
 from passes.canonicalize_io_order import SEARCH_BUDGET, CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.order_engine import prefetch_distance
-from passes.order_model import BodyModel
-from passes.schedule_report import pass_pipeline, run_report
+from passes.orders import costed as orders
+from passes.orders import modelled as order_modelled
+from passes.orders.body_model import BodyModel
+from passes.orders.engine import prefetch_distance
+from passes.schedule.engines import CostModel, default_costs, op_cost
+from passes.schedule.modulo import ModuloOp, modulo_schedule, resource_bound
+from passes.schedule.recurrence import CycleEdge, max_cycle_ratio
+from passes.schedule.report import pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp

@@ -17,9 +17,9 @@ import pytest
 from ir_integrity import check_integrity
 from xdsl.utils.exceptions import PassFailedException
 
-from passes import schedule_report
-from passes.analysis.engines import default_costs, default_costs_text
 from passes.pipeline_report import PipelineReportPass
+from passes.schedule import report as schedule_report
+from passes.schedule.engines import default_costs, default_costs_text
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.tools.report import main

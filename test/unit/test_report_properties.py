@@ -30,10 +30,10 @@ from hypothesis import strategies as st
 from kernel_strategies import GeneratedKernel, kernels
 
 from passes.analysis import DependenceGraph
-from passes.analysis.engines import default_costs
-from passes.order_model import BodyModel
-from passes.schedule_report import LoopReport, pass_pipeline, run_report
-from passes.scheduling import priority_order
+from passes.mechanisms.scheduling import priority_order
+from passes.orders.body_model import BodyModel
+from passes.schedule.engines import default_costs
+from passes.schedule.report import LoopReport, pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp

@@ -1,6 +1,6 @@
 """
 `pypto-report --strategies`: each pipeline under every strategy of
-`passes.report_defaults.STRATEGIES`, as JSON and as text, for
+`passes.schedule.defaults.STRATEGIES`, as JSON and as text, for
 `examples/add_one.mlir` with a static and a dynamic trip count.
 """
 
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from passes.analysis.engines import default_costs_text
-from passes.report_defaults import STRATEGIES
-from passes.stages_advisor import DYNAMIC_TRIP
+from passes.schedule.advisor import DYNAMIC_TRIP
+from passes.schedule.defaults import STRATEGIES
+from passes.schedule.engines import default_costs_text
 from pypto_dialect.tools.report import main
 
 ROOT = Path(__file__).parents[2]

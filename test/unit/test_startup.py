@@ -66,7 +66,7 @@ def loaded(modules: set[str], packages: tuple[str, ...]) -> list[str]:
 def test_help_loads_nothing_heavy(tool: str):
     modules = imported(tool, "--help")
     assert loaded(modules, HEAVY + OURS + PASSES) == []
-    assert "passes.schedule_report" not in modules
+    assert "passes.schedule.report" not in modules
 
 
 def test_a_kernel_run_loads_what_it_uses():
@@ -109,5 +109,5 @@ def test_opt_on_mlir_loads_no_frontend_or_interpreter():
 
 def test_report_loads_no_plot_library():
     modules = imported(REPORT, ADD_ONE)
-    assert "passes.schedule_report" in modules
+    assert "passes.schedule.report" in modules
     assert loaded(modules, ("matplotlib", "ml_dtypes", "xdsl.interpreters")) == []

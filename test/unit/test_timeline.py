@@ -1,5 +1,5 @@
 """
-The timeline simulation (`passes/analysis/timeline.py`) on hand-computed cases.
+The timeline simulation (`passes/schedule/timeline.py`) on hand-computed cases.
 
 The kernel: one load, one add and one store per iteration, 8 iterations of
 a 128 x f32 tile (512 bytes), with `UNIT_COSTS`: scalar ops are free, a load
@@ -18,7 +18,8 @@ from ir_integrity import check_integrity
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 
-from passes.analysis.engines import (
+from passes.schedule.advisor import DYNAMIC_TRIP, Whole
+from passes.schedule.engines import (
     Core,
     CostModel,
     Engine,
@@ -27,9 +28,8 @@ from passes.analysis.engines import (
     default_costs,
     parse_costs,
 )
-from passes.analysis.timeline import MAX_TOTAL_ITERATIONS, Loop, LoopModel, Timeline
-from passes.schedule_report import LoopReport, pass_pipeline, run_report
-from passes.stages_advisor import DYNAMIC_TRIP, Whole
+from passes.schedule.report import LoopReport, pass_pipeline, run_report
+from passes.schedule.timeline import MAX_TOTAL_ITERATIONS, Loop, LoopModel, Timeline
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp

@@ -1,6 +1,6 @@
 """
 The schedule model of tiles bound to declared allocations
-(`passes/analysis/timeline.py`): a binding of the tile its producer
+(`passes/schedule/timeline.py`): a binding of the tile its producer
 computes costs nothing and waits for nothing; a rotation through F slots
 waits for the slot's readers F iterations back; a constant slot is one
 buffer; the allocations count all their slots in the peak bytes.
@@ -17,9 +17,9 @@ import json
 
 from xdsl.dialects import arith, scf
 
-from passes.analysis.engines import CostModel, Engine, parse_costs
 from passes.analysis.slots import slot_period
-from passes.analysis.timeline import LoopModel
+from passes.schedule.engines import CostModel, Engine, parse_costs
+from passes.schedule.timeline import LoopModel
 from pypto_dialect.allocation import BindOp
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context

@@ -24,22 +24,22 @@ from kernel_strategies import GeneratedKernel, kernels
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 
-from passes.analysis import timeline
-from passes.analysis.engines import (
+from passes.schedule import timeline
+from passes.schedule.advisor import loop_figures
+from passes.schedule.engines import (
     CostModel,
     Engine,
     default_costs,
     default_costs_text,
     parse_costs,
 )
-from passes.analysis.timeline import (
+from passes.schedule.report import lowered_copy, pass_pipeline
+from passes.schedule.timeline import (
     MAX_SIMULATED_ITERATIONS,
     MAX_TOTAL_ITERATIONS,
     LoopModel,
     NotPeriodic,
 )
-from passes.schedule_report import lowered_copy, pass_pipeline
-from passes.stages_advisor import loop_figures
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp

@@ -1,5 +1,5 @@
 // `pypto-report --strategies`: each pipeline under the three strategies of
-// passes.report_defaults.STRATEGIES (each followed by canonicalize-io-order)
+// passes.schedule.defaults.STRATEGIES (each followed by canonicalize-io-order)
 // side by side: examples/add_one.mlir (8 iterations, stages 4), and the same
 // kernel with a dynamic trip count (this file), with and without --trip.
 

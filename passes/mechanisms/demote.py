@@ -5,7 +5,7 @@ from xdsl.ir import Operation
 from xdsl.ir.core import OpT
 from xdsl.pattern_rewriter import PatternRewriter
 
-from passes.cloning import transplant
+from passes.mechanisms.cloning import transplant
 from pypto_dialect.pipeline import PipelineOp, YieldOp
 
 

@@ -1,7 +1,7 @@
 """
 The schedule model as the orders see it: a loop body simulated for a given
 order of its ops, without changing the IR. This is the one place the orders
-call the timeline (`passes.analysis.timeline`).
+call the timeline (`passes.schedule.timeline`).
 
 `BodyModel.prepare(loop, model)` does the per-loop work once (the
 `LoopModel`: costs, dependences, buffers); `simulate(order)` gives the
@@ -19,11 +19,11 @@ from functools import cached_property
 
 from xdsl.ir import Operation
 
-from passes.analysis.engines import CostModel, OpCost, Unit
-from passes.analysis.modulo import ModuloOp
-from passes.analysis.recurrence import CycleEdge, max_cycle_ratio
 from passes.analysis.summaries import OpSummaries
-from passes.analysis.timeline import Loop, LoopModel, Step, Timeline
+from passes.schedule.engines import CostModel, OpCost, Unit
+from passes.schedule.modulo import ModuloOp
+from passes.schedule.recurrence import CycleEdge, max_cycle_ratio
+from passes.schedule.timeline import Loop, LoopModel, Step, Timeline
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 The text rendering of the schedule report (`passes.pipeline_report`): a
 table per pipeline loop, before and after a pass pipeline, the stages
 advisor's table of candidates with its answer, the strategies side by side,
-and the sensitivity table (`passes.pipeline_sensitivity`). `pipeline-report` and
+and the sensitivity table (`passes.schedule.sensitivity`). `pipeline-report` and
 `pypto-report` print these; the JSON form stays with the model
 (`report_json`).
 """
@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from passes.analysis.engines import Core, CostModel, Engine, Unit
+from passes.schedule.engines import Core, CostModel, Engine, Unit
 from pypto_dialect.types import MemorySpace
 
 if TYPE_CHECKING:
-    from passes.pipeline_sensitivity import Sensitivity
-    from passes.schedule_report import LoopReport, StrategyComparison
-    from passes.stages_advisor import Advice, Figures
+    from passes.schedule.advisor import Advice, Figures
+    from passes.schedule.report import LoopReport, StrategyComparison
+    from passes.schedule.sensitivity import Sensitivity
 
 
 def _cycles(value: float) -> str:

@@ -52,7 +52,12 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from passes.analysis.dependence import Dependence, DependenceKind
-from passes.analysis.engines import (
+from passes.analysis.graph import DependenceGraph, schedulable_ops
+from passes.analysis.iterations import Loop, iterations
+from passes.analysis.slots import declared_bytes, slot_period
+from passes.analysis.summaries import OpSummaries
+from passes.mechanisms.cloning import clone_op
+from passes.schedule.engines import (
     Core,
     CostModel,
     Engine,
@@ -63,11 +68,6 @@ from passes.analysis.engines import (
     padded_bytes,
     updated_in_place,
 )
-from passes.analysis.graph import DependenceGraph, schedulable_ops
-from passes.analysis.iterations import Loop, iterations
-from passes.analysis.slots import declared_bytes, slot_period
-from passes.analysis.summaries import OpSummaries
-from passes.cloning import clone_op
 from pypto_dialect.allocation import BindOp, filled_binding
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
 from pypto_dialect.tile import RowReductionOp, TPopOp, TPushOp

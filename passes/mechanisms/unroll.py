@@ -23,8 +23,8 @@ from xdsl.ir.core import OpT
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from passes.cloning import BlockCopier, create_op, insert_fresh
-from passes.demote import demote_to_scf_for
+from passes.mechanisms.cloning import BlockCopier, create_op, insert_fresh
+from passes.mechanisms.demote import demote_to_scf_for
 from pypto_dialect.constants import constant_int
 from pypto_dialect.numbers import INDEX_MIN
 from pypto_dialect.pipeline import PipelineOp, YieldOp, pipeline_properties

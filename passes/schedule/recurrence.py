@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from passes.analysis.timeline import LoopModel
+from passes.schedule.timeline import LoopModel
 
 MAX_ROUNDS = 1_000
 """Policy improvements at most (each linear in the edges)."""

@@ -2,7 +2,7 @@
 The stages advisor: which `stages` a pipeline should have, by the schedule
 model. For each pipeline it runs a pass pipeline on copies of the module
 with `stages` 1 to a largest value, simulates the loop each becomes
-(`passes.analysis.timeline`) and picks the smallest `stages` within
+(`passes.schedule.timeline`) and picks the smallest `stages` within
 `WITHIN_BOUND` of its bound that fits in memory, else the fastest that fits.
 
 A mechanism shared by the schedule report (`passes.pipeline_report`, which
@@ -38,10 +38,12 @@ from xdsl.ir import Operation
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import DiagnosticException
 
-from passes.analysis.engines import CostModel, Unit, static_trip_count
 from passes.analysis.graph import schedulable_ops
-from passes.analysis.recurrence import CycleRatio, recurrence_bound
-from passes.analysis.timeline import (
+from passes.orders.category import effective_membership
+from passes.schedule.defaults import MAX_STAGES, max_stages_problem
+from passes.schedule.engines import CostModel, Unit, static_trip_count
+from passes.schedule.recurrence import CycleRatio, recurrence_bound
+from passes.schedule.timeline import (
     MAX_SIMULATED_ITERATIONS,
     MIN_ITERATIONS,
     Loop,
@@ -49,8 +51,6 @@ from passes.analysis.timeline import (
     NotPeriodic,
     Timeline,
 )
-from passes.io_order_policy import effective_membership
-from passes.report_defaults import MAX_STAGES, max_stages_problem
 from pypto_dialect.checked import verify_module
 from pypto_dialect.constants import constant_int
 from pypto_dialect.pipeline import PipelineOp

@@ -12,21 +12,21 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Operation
 
-from passes import order_modelled
 from passes.analysis import DependenceGraph, OpSummaries
-from passes.analysis.engines import (
+from passes.analysis.graph import schedulable_ops
+from passes.analysis.shape import Shape, Shapes
+from passes.diagnostics import cost_model
+from passes.orders import modelled as order_modelled
+from passes.orders.body_model import BodyModel
+from passes.orders.category import ScheduleKey
+from passes.orders.engine import engine_chains, engine_keys, prefetch_distance
+from passes.orders.modelled import Body, Candidate, Choice, choose_order
+from passes.schedule.engines import (
     CostModel,
     OpCost,
     op_cost,
 )
-from passes.analysis.graph import schedulable_ops
-from passes.analysis.shape import Shape, Shapes
-from passes.analysis.timeline import Loop
-from passes.diagnostics import cost_model
-from passes.io_order_policy import ScheduleKey
-from passes.order_engine import engine_chains, engine_keys, prefetch_distance
-from passes.order_model import BodyModel
-from passes.order_modelled import Body, Candidate, Choice, choose_order
+from passes.schedule.timeline import Loop
 from pypto_dialect.pipeline import PipelinePolicy
 
 

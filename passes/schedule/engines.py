@@ -521,7 +521,7 @@ MAX_FIGURE = 2**53
 
 def default_costs_text() -> str:
     """The bundled cost table (`default_costs.json`), as JSON text."""
-    return files("passes.analysis").joinpath("default_costs.json").read_text()
+    return files("passes.schedule").joinpath("default_costs.json").read_text()
 
 
 @cache

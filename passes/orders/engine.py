@@ -27,19 +27,19 @@ from collections.abc import Sequence
 
 from xdsl.ir import Operation
 
-from passes.analysis.engines import (
+from passes.orders.category import (
+    Category,
+    ScheduleKey,
+    classify,
+    effective_membership,
+)
+from passes.schedule.engines import (
     CostModel,
     Engine,
     OpCost,
     Unit,
     engine_of,
     padded_bytes,
-)
-from passes.io_order_policy import (
-    Category,
-    ScheduleKey,
-    classify,
-    effective_membership,
 )
 from pypto_dialect.attributes import StagePair
 from pypto_dialect.pipeline import PipelinePolicy

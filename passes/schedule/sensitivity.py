@@ -17,10 +17,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
-from passes.analysis.engines import CostModel
-from passes.report_defaults import MAX_STAGES
-from passes.schedule_report import LoopReport, compare, lowered_copy
-from passes.stages_advisor import Advice, Figures, StagesAdvisor
+from passes.schedule.advisor import Advice, Figures, StagesAdvisor
+from passes.schedule.defaults import MAX_STAGES
+from passes.schedule.engines import CostModel
+from passes.schedule.report import LoopReport, compare, lowered_copy
 
 QUEUE_DEPTHS = (2, 4, 8)
 """The queue depths tried."""

@@ -1,14 +1,14 @@
 """
 The `modelled` order of `canonicalize-io-order`: candidate orders of a loop
-body, each simulated on the schedule model (`passes.order_model`); the
+body, each simulated on the schedule model (`passes.orders.body_model`); the
 fastest is kept, ties going to the earlier candidate.
 
 The candidates, in this order: the input, `category`, `engine` with each
 prefetch distance D from 0 to the stages less one (at most the cost table's
 `events_per_pair` less one, the event budget), and the order of a modulo
-schedule of the body (`passes.analysis.modulo`) at II = max(ResMII, RecMII).
+schedule of the body (`passes.schedule.modulo`) at II = max(ResMII, RecMII).
 Each is a priority order on the block's dependence graph
-(`passes.scheduling.priority_order`), so legal by construction; an order
+(`passes.mechanisms.scheduling.priority_order`), so legal by construction; an order
 equal to an earlier candidate's is not simulated again. As the input and
 `category` are always simulated, the kept order is never slower in the
 model than either. A candidate whose memory peak overflows a space the input
@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from passes.analysis import DependenceGraph
-from passes.analysis.modulo import modulo_schedule
-from passes.analysis.recurrence import max_cycle_ratio
-from passes.order_engine import copies, engine_chains, engine_keys
-from passes.order_model import BodyModel, Timeline
-from passes.scheduling import priority_order
+from passes.mechanisms.scheduling import priority_order
+from passes.orders.body_model import BodyModel, Timeline
+from passes.orders.engine import copies, engine_chains, engine_keys
+from passes.schedule.modulo import modulo_schedule
+from passes.schedule.recurrence import max_cycle_ratio
 from pypto_dialect.pipeline import PipelinePolicy
 
 SEARCH_LIMIT = 2_000

@@ -3,13 +3,13 @@ The schedule report of pipeline loops, which the `pipeline-report` pass
 (`passes.pipeline_report`) and `pypto-report` print.
 
 For each `pypto.pipeline` of a module, the modelled schedule of its body
-(`passes.analysis.timeline`) before and after a pass pipeline, per original
+(`passes.schedule.timeline`) before and after a pass pipeline, per original
 iteration (the pipeline found again after the passes by location, see
-`passes.stages_advisor`); the stages advisor's candidates
-(`passes.stages_advisor`); and the strategies of
-`passes.report_defaults.STRATEGIES` side by side (`compare_strategies`).
+`passes.schedule.advisor`); the stages advisor's candidates
+(`passes.schedule.advisor`); and the strategies of
+`passes.schedule.defaults.STRATEGIES` side by side (`compare_strategies`).
 The text tables are
-`passes.pipeline_report_text`; the JSON form (`report_json`) is here.
+`passes.schedule.report_text`; the JSON form (`report_json`) is here.
 """
 
 from __future__ import annotations
@@ -24,19 +24,9 @@ from xdsl.passes import PassPipeline
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException
 
-from passes.analysis.engines import (
-    CostModel,
-    static_trip_count,
-)
-from passes.analysis.timeline import (
-    MIN_ITERATIONS,
-    LoopModel,
-)
 from passes.diagnostics import cost_model
 from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass, slot_declines
-from passes.report_defaults import STRATEGIES
-from passes.slots_policy import Decline
-from passes.stages_advisor import (
+from passes.schedule.advisor import (
     Advice,
     Figures,
     copy_for_passes,
@@ -48,6 +38,16 @@ from passes.stages_advisor import (
     pipelines,
     remainder_extent,
 )
+from passes.schedule.defaults import STRATEGIES
+from passes.schedule.engines import (
+    CostModel,
+    static_trip_count,
+)
+from passes.schedule.timeline import (
+    MIN_ITERATIONS,
+    LoopModel,
+)
+from passes.slots_policy import Decline
 from pypto_dialect.checked import verify_module
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import walk_ops
@@ -202,7 +202,7 @@ def lowered_copy(
 
 
 # --------------------------------------------------------------------------- #
-# JSON (the text is `passes.pipeline_report_text`)
+# JSON (the text is `passes.schedule.report_text`)
 # --------------------------------------------------------------------------- #
 
 

@@ -29,7 +29,7 @@ from bisect import insort
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from passes.analysis.recurrence import CycleEdge
+from passes.schedule.recurrence import CycleEdge
 
 BUDGET_RATIO = 6
 """Scheduling steps per op before an II is given up (Rau suggests a few)."""
