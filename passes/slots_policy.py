@@ -28,8 +28,8 @@ from xdsl.dialects import func
 from xdsl.ir import Operation
 from xdsl.traits import IsTerminator
 
+from passes.analysis.footprint import padded_bytes
 from passes.analysis.slots import declared_bytes
-from passes.schedule.engines import padded_bytes
 from pypto_dialect.allocation import MAX_SLOTS, AllocOp, BindOp
 from pypto_dialect.constants import constant_int
 from pypto_dialect.pipeline import PipelineOp

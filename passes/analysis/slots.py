@@ -29,8 +29,8 @@ import math
 from xdsl.dialects import arith
 from xdsl.ir import OpResult, SSAValue
 
+from passes.analysis.footprint import padded_bytes
 from passes.analysis.windows import LinearForm, LinearForms, Window, WindowDim
-from passes.schedule.engines import padded_bytes
 from pypto_dialect.allocation import AllocOp, BindOp, filled_binding
 from pypto_dialect.constants import constant_int
 from pypto_dialect.types import AllocType, TileType

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from xdsl.ir import Operation
 
+from passes.analysis.footprint import padded_bytes
 from passes.orders.category import (
     Category,
     ScheduleKey,
@@ -39,7 +40,6 @@ from passes.schedule.engines import (
     OpCost,
     Unit,
     engine_of,
-    padded_bytes,
 )
 from pypto_dialect.attributes import StagePair
 from pypto_dialect.pipeline import PipelinePolicy

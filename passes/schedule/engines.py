@@ -30,7 +30,6 @@ with its source); `parse_costs` checks a user's table and raises
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -38,11 +37,16 @@ from importlib.resources import files
 from typing import NamedTuple, TypeVar, cast
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import FixedBitwidthType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import IsTerminator
 from xdsl.utils.str_enum import StrEnum
 
+from passes.analysis.footprint import (
+    BLOCK_BYTES,
+    FRACTAL_ROWS,
+    element_bits,
+    padded_bytes,
+)
 from pypto_dialect.constants import constant_int
 from pypto_dialect.effects import ChannelDirection
 from pypto_dialect.pipeline import PipelineOp
@@ -194,62 +198,8 @@ class OpCost:
 # Ops to engines and work
 # --------------------------------------------------------------------------- #
 
-FRACTAL_ROWS = 16
-"""Rows of a cube fractal (and columns of an `acc` one)."""
-BLOCK_BYTES = 32
-"""A fractal row of `mat` / `left` / `right`, and the alignment of a `vec` row."""
-BIAS_ALIGNMENT = 64
-"""Bytes a bias-table tile is aligned to."""
 FRACTAL_MACS = 16 * 16 * 16
 """Multiply-accumulates of one cube fractal step (16 x 16 x 16 at 16 bits)."""
-
-
-def _ceil(value: int, multiple: int) -> int:
-    return -(-value // multiple) * multiple
-
-
-def _bits(tile: TileType) -> int:
-    element = tile.element_type
-    assert isinstance(element, FixedBitwidthType), "verified tiles have sized elements"
-    return element.bitwidth
-
-
-def _rows_and_columns(tile: TileType) -> tuple[int, int]:
-    """The tile as a matrix: its last dimension, and the product of the others."""
-    *outer, last = tile.get_shape() or (1,)
-    return math.prod(outer), last
-
-
-def tile_bytes(tile: TileType) -> int:
-    """The bytes of a tile's elements (sub-byte elements packed), without padding."""
-    return -(-math.prod(tile.get_shape()) * _bits(tile) // 8)
-
-
-def padded_bytes(tile: TileType) -> int:
-    """
-    The bytes a tile occupies in its memory space: rows of 32 bytes in `vec`
-    (UB); 16-row fractals of 32-byte rows in `mat` and `left` (NZ) and
-    `right` (ZN: its rows are K, in blocks of 32 bytes of elements, and its
-    16 columns per fractal); 16 x 16 elements in `acc`; 64 bytes in `bias`.
-    """
-    rows, columns = _rows_and_columns(tile)
-    bits = _bits(tile)
-
-    def row_bytes(count: int) -> int:
-        return _ceil(-(-count * bits // 8), BLOCK_BYTES)
-
-    match tile.memory_space:
-        case MemorySpace.VEC:
-            return rows * row_bytes(columns)
-        case MemorySpace.MAT | MemorySpace.LEFT:
-            return _ceil(rows, FRACTAL_ROWS) * row_bytes(columns)
-        case MemorySpace.RIGHT:
-            return row_bytes(rows) * _ceil(columns, FRACTAL_ROWS)
-        case MemorySpace.ACC:
-            cells = _ceil(rows, FRACTAL_ROWS) * _ceil(columns, FRACTAL_ROWS)
-            return -(-cells * bits // 8)
-        case MemorySpace.BIAS:
-            return _ceil(tile_bytes(tile), BIAS_ALIGNMENT)
 
 
 def _tile_types(types: Iterable[Attribute]) -> list[TileType]:
@@ -266,14 +216,14 @@ def _result_tile(op: Operation) -> int:
 
 
 def _element_bytes(op: Operation) -> int:
-    return -(-_bits(_tile_types(op.operand_types)[-1]) // 8)
+    return -(-element_bits(_tile_types(op.operand_types)[-1]) // 8)
 
 
 def _fractal_macs(op: Operation) -> int:
     """16 x K0 x 16 fractal steps (K0: 32 bytes of elements) times 4096 MACs."""
     lhs, rhs = _tile_types(op.operand_types)[-2:]
     (m, k), (_, n) = lhs.get_shape(), rhs.get_shape()
-    k_blocks = -(-k * _bits(lhs) // (8 * BLOCK_BYTES))
+    k_blocks = -(-k * element_bits(lhs) // (8 * BLOCK_BYTES))
     m_blocks, n_blocks = -(-m // FRACTAL_ROWS), -(-n // FRACTAL_ROWS)
     return m_blocks * k_blocks * n_blocks * FRACTAL_MACS
 

@@ -10,6 +10,7 @@ import pytest
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 
+from passes.analysis.footprint import padded_bytes, tile_bytes
 from passes.schedule.engines import (
     Core,
     CostTableError,
@@ -21,9 +22,7 @@ from passes.schedule.engines import (
     issuing_core,
     load_costs,
     op_cost,
-    padded_bytes,
     parse_costs,
-    tile_bytes,
     unit_of,
     work_of,
 )

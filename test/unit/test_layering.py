@@ -83,3 +83,17 @@ def test_the_library_does_not_import_the_tools():
         for name, imports in library.items()
     }
     assert {name: up for name, up in reaching_up.items() if up} == {}
+
+
+def test_the_analyses_import_no_pass_module():
+    """`passes.analysis` is policy-free: it imports nothing else of `passes`."""
+    reaching_up = {
+        name: sorted(
+            i
+            for i in imports
+            if i.startswith("passes") and not i.startswith("passes.analysis")
+        )
+        for name, imports in _graph().items()
+        if name.startswith("passes.analysis")
+    }
+    assert {name: up for name, up in reaching_up.items() if up} == {}
