@@ -64,7 +64,7 @@ _STUB_COLLECTED = (
     "gc.collect = lambda *args: collected.append(True)\n"
     "def lower_pipeline_loops():\n"
     "    def run(program):\n"
-    "        time.sleep(0.002 if collected else 0)\n"
+    "        time.sleep(0.2 if collected else 0)\n"
     "        collected.clear()\n"
     "        return program\n"
     "    return run\n"
@@ -83,7 +83,8 @@ def test_warm_runs_take_no_collection(
     text.write_text("program")
     medians = pypto_medians(Path(sys.executable), [text], 3, collect=collect)
     assert not isinstance(medians, str), medians
-    assert (medians[0]["lower"] >= 0.002) == collect
+    # 0.2 s against none: a busy machine cannot blur the two apart.
+    assert (medians[0]["lower"] >= 0.1) == collect
 
 
 def test_without_pypto_the_comparison_is_skipped(
