@@ -54,8 +54,8 @@ from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
 
 if TYPE_CHECKING:
+    from passes.analysis.iterations import Loop
     from passes.orders.costed import Orders
-    from passes.schedule.timeline import Loop
 
 
 class IOOrder(StrEnum):

@@ -19,11 +19,13 @@ from functools import cached_property
 
 from xdsl.ir import Operation
 
+from passes.analysis.iterations import Loop
 from passes.analysis.summaries import OpSummaries
 from passes.schedule.engines import CostModel, OpCost, Unit
 from passes.schedule.modulo import ModuloOp
 from passes.schedule.recurrence import CycleEdge, max_cycle_ratio
-from passes.schedule.timeline import Loop, LoopModel, Step, Timeline
+from passes.schedule.steps import Step
+from passes.schedule.timeline import LoopModel, Timeline
 
 
 @dataclass(frozen=True)

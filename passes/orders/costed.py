@@ -14,6 +14,7 @@ from xdsl.ir import Operation
 
 from passes.analysis import DependenceGraph, OpSummaries
 from passes.analysis.graph import schedulable_ops
+from passes.analysis.iterations import Loop
 from passes.analysis.shape import Shape, Shapes
 from passes.diagnostics import cost_model
 from passes.orders import modelled as order_modelled
@@ -26,7 +27,6 @@ from passes.schedule.engines import (
     OpCost,
     op_cost,
 )
-from passes.schedule.timeline import Loop
 from pypto_dialect.pipeline import PipelinePolicy
 
 

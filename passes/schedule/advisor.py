@@ -39,6 +39,7 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import DiagnosticException
 
 from passes.analysis.graph import schedulable_ops
+from passes.analysis.iterations import Loop
 from passes.orders.category import effective_membership
 from passes.schedule.defaults import MAX_STAGES, max_stages_problem
 from passes.schedule.engines import CostModel, Unit, static_trip_count
@@ -46,7 +47,6 @@ from passes.schedule.recurrence import CycleRatio, recurrence_bound
 from passes.schedule.timeline import (
     MAX_SIMULATED_ITERATIONS,
     MIN_ITERATIONS,
-    Loop,
     LoopModel,
     NotPeriodic,
     Timeline,

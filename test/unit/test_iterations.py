@@ -26,7 +26,7 @@ from xdsl.passes import ModulePass
 from passes.analysis.graph import schedulable_ops
 from passes.analysis.iterations import Loop, iterations
 from passes.analysis.summaries import OpSummaries
-from passes.schedule.timeline import copied_edges, dependence_edges
+from passes.schedule.steps import copied_edges, dependence_edges
 from pypto_dialect.checked import parse_module
 from pypto_dialect.pipeline import PipelineOp
 

@@ -18,6 +18,7 @@ from ir_integrity import check_integrity
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 
+from passes.analysis.iterations import Loop
 from passes.schedule.advisor import DYNAMIC_TRIP, Whole
 from passes.schedule.engines import (
     Core,
@@ -29,7 +30,7 @@ from passes.schedule.engines import (
     parse_costs,
 )
 from passes.schedule.report import LoopReport, pass_pipeline, run_report
-from passes.schedule.timeline import MAX_TOTAL_ITERATIONS, Loop, LoopModel, Timeline
+from passes.schedule.timeline import MAX_TOTAL_ITERATIONS, LoopModel, Timeline
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp
