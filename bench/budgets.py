@@ -4,7 +4,7 @@ time: per budget, the geometric mean of modelled time over bound on the
 corpus of `bench.orders` at one queue depth, and the pass's time against
 `order=category` on the `bench` families near 10,000 ops (`--ops`).
 
-    python -m bench.budgets [--budgets B ...] [--kernels N] [--depth D]
+    python -m bench budgets [--budgets B ...] [--kernels N] [--depth D]
                             [--repeat R] [--ops N] [--out DIR] [--plot FILE ...]
 
 Writes `budgets.json` and `budgets.md` into `--out` (default
@@ -121,7 +121,7 @@ def markdown(results: dict[str, Any]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.budgets", description=__doc__
+        prog="python -m bench budgets", description=__doc__
     )
     parser.add_argument("--budgets", type=int, nargs="+", default=list(BUDGETS))
     parser.add_argument("--kernels", type=int, default=KERNELS)
@@ -139,7 +139,3 @@ def main(argv: Sequence[str] | None = None) -> None:
     for path in args.plot:
         plot_budgets(results, path)
     print(text)
-
-
-if __name__ == "__main__":
-    main()

@@ -2,7 +2,7 @@
 Parse and print cost of every `pypto` op, type and attribute, per op, as a
 ratio to `arith.addi`, in one process.
 
-    python -m bench.dialect_io [--ops N] [--repeat R] [--only KIND ...]
+    python -m bench dialect-io [--ops N] [--repeat R] [--only KIND ...]
 
 Every kind is a function of N ops of that kind, on the arguments of one
 signature shared by all kinds; the time of that function without ops is
@@ -307,7 +307,7 @@ def markdown_table(rows: Sequence[DialectIORow]) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     """Measure, and print the markdown table."""
     parser = argparse.ArgumentParser(
-        prog="python -m bench.dialect_io",
+        prog="python -m bench dialect-io",
         description="Parse and print cost of the pypto ops, relative to arith.addi.",
     )
     parser.add_argument("--ops", type=int, default=2000, help="ops per kind")
@@ -319,7 +319,3 @@ def main(argv: Sequence[str] | None = None) -> None:
     rows = measure_dialect_io(arguments.ops, arguments.repeat, kinds)
     print(f"{arguments.ops} ops per kind, median of {arguments.repeat} runs\n")
     print(markdown_table(rows))
-
-
-if __name__ == "__main__":
-    main()

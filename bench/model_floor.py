@@ -8,7 +8,7 @@ the pass must compare to be never slower than either, the input and
 `1 + simulations / category` is what the pass would take over `category`
 with a free model and a free search.
 
-    python -m bench.model_floor [--ops N] [--repeat R]
+    python -m bench model-floor [--ops N] [--repeat R]
 
 Prints a Markdown table of medians of `--repeat` runs.
 """
@@ -97,13 +97,9 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.model_floor", description=__doc__
+        prog="python -m bench model-floor", description=__doc__
     )
     parser.add_argument("--ops", type=int, default=PASS_TIME_OPS)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     print(markdown(measure(args.ops, args.repeat)), end="")
-
-
-if __name__ == "__main__":
-    main()

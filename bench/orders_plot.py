@@ -1,7 +1,7 @@
 """
-The picture of `python -m bench.orders --plot FILE`, or of a saved run:
+The picture of `python -m bench orders --plot FILE`, or of a saved run:
 
-    python -m bench.orders_plot bench/results/orders.json -o orders.svg
+    python -m bench orders-plot bench/results/orders.json -o orders.svg
 
 Per queue depth (columns): on top, each order's modelled time over its bound
 (`max(ResMII, RecMII)`), the loops sorted (lower is better; 1 is the
@@ -27,9 +27,9 @@ matplotlib.rcParams["svg.hashsalt"] = "bench.orders"
 
 REORDERED = ("category", "engine", "modelled")
 TARGET_RATIO = 1.10
-"""Issue 27's target for the geomean of modelled time over bound."""
+"""The target for the geomean of modelled time over bound."""
 TARGET_TIME = 3.0
-"""Issue 27's target for the pass time against `order=category`."""
+"""The target for the pass time against `order=category`."""
 COLOURS = {
     "input": "tab:gray",
     "lowering": "tab:blue",
@@ -77,9 +77,9 @@ def plot_orders(
 
 def plot_budgets(results: Mapping[str, Any], path: Path) -> None:
     """
-    `python -m bench.budgets --plot FILE`: against the search budget, the
+    `python -m bench budgets --plot FILE`: against the search budget, the
     corpus geomean of `modelled`'s time over bound, and its pass time over
-    `category`'s per family (issue 27's targets dashed).
+    `category`'s per family (the targets dashed).
     """
     rows = results["budgets"]
     budgets = [row["budget"] for row in rows]
@@ -119,7 +119,7 @@ def plot_budgets(results: Mapping[str, Any], path: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.orders_plot", description=__doc__
+        prog="python -m bench orders-plot", description=__doc__
     )
     parser.add_argument("results", type=Path, help="an orders.json of bench.orders")
     parser.add_argument("-o", "--output", type=Path, nargs="+", required=True)
@@ -128,7 +128,3 @@ def main(argv: Sequence[str] | None = None) -> None:
     ratios = {int(depth): by_order for depth, by_order in results["ratios"].items()}
     for path in args.output:
         plot_orders(ratios, results["loops"], path)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,7 @@
 """
-What one pass call costs on the smallest programs (issue 29, fixed costs).
+What one pass call costs on the smallest programs (fixed costs).
 
-    python -m bench.pass_call [--calls N] [--profile PASS] [--top K]
+    python -m bench pass-call [--calls N] [--profile PASS] [--top K]
 
 Each pass is applied N times, each time to a fresh parse after a full
 collection (as `bench.pypto_compare` times them), to `examples/add_one.mlir`
@@ -116,7 +116,7 @@ def table(ctx: Context, calls: int) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.pass_call",
+        prog="python -m bench pass-call",
         description="The cost of one pass call on the smallest programs.",
     )
     parser.add_argument("--calls", type=int, default=1000, help="calls per pass")
@@ -130,7 +130,3 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(profile(ctx, args.profile, args.calls, args.top))
         return
     print(table(ctx, args.calls))
-
-
-if __name__ == "__main__":
-    main()

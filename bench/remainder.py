@@ -1,9 +1,9 @@
 """
-The remainder strategies against F (issue 28's target): for a loop with
+The remainder strategies against F (the target): for a loop with
 dynamic bounds and `stages` F, the ops each strategy of
 `passes.report_defaults.STRATEGIES` emits and the time of its passes.
 
-    python -m bench.remainder [--stages F ...] [--repeat N] [--json OUT] [--plot OUT.svg]
+    python -m bench remainder [--stages F ...] [--repeat N] [--json OUT] [--plot OUT.svg]
 
 prints a table (F, then per strategy the ops of the output and the median
 CPU time of its passes in milliseconds, in this process with
@@ -154,7 +154,7 @@ def plot(rows: Sequence[Row], output: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.remainder",
+        prog="python -m bench remainder",
         description="Ops and pass time of each remainder strategy against stages.",
     )
     parser.add_argument("--stages", type=int, nargs="+", default=DEFAULT_STAGES)
@@ -169,7 +169,3 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.json.write_text(json.dumps(rows_json, indent=1) + "\n")
     if args.plot is not None:
         plot(rows, args.plot)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,9 +1,9 @@
 """
 Start-up time of the tools, as ratios to stock `xdsl-opt` measured in the
-same run (issue 26): `--help` of each tool against `xdsl-opt --help`, and
+same run: `--help` of each tool against `xdsl-opt --help`, and
 each tool on `examples/add_one.mlir` against `xdsl-opt` on the same file.
 
-    python -m bench.startup [--runs N] [--baseline DIR]
+    python -m bench startup [--runs N] [--baseline DIR]
 
 Every command is a fresh process of this environment's console scripts,
 timed with `time.perf_counter` around `subprocess.run`; one untimed run of
@@ -39,7 +39,7 @@ class Command:
     arguments: tuple[str, ...]
     baseline: str | None = None
     target: float | None = None
-    """The largest ratio to `baseline` the issue accepts, if it sets one."""
+    """The largest ratio to `baseline` the target accepts, if it sets one."""
 
     @property
     def label(self) -> str:
@@ -125,7 +125,7 @@ def table(
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.startup",
+        prog="python -m bench startup",
         description="Start-up time of the tools against xdsl-opt's, in one run.",
     )
     parser.add_argument(
@@ -143,7 +143,3 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"\n{args.runs} runs; load average {before:.1f} before, {os.getloadavg()[0]:.1f} after"
     )
-
-
-if __name__ == "__main__":
-    main()

@@ -3,7 +3,7 @@ Differential property tests of both passes on generated kernels.
 
 For `lower-pipeline-loops` (kernels with `stages` 1..8), `canonicalize-io-order`
 (kernels with `stages 1` only: it rejects more) and both chained, on every
-kernel `kernel_strategies.kernels()` draws:
+kernel `bench.kernels.strategies.kernels()` draws:
 
 * the output verifies, its use lists and parent pointers are sound
   (`ir_integrity.py`), and it prints and parses back identically in custom and
@@ -40,8 +40,6 @@ import pytest
 from hypothesis import Phase, event, given, settings
 from hypothesis import strategies as st
 from ir_integrity import apply_checked
-from kernel_strategies import GeneratedKernel, kernels
-from kernel_vocabulary import FEATURES
 from legality import Trace, copy_violations, reorder_violations, trace_kernel
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
@@ -49,6 +47,8 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.transforms import get_all_passes
 
+from bench.kernels.strategies import GeneratedKernel, kernels
+from bench.kernels.vocabulary import FEATURES
 from passes import canonicalize_io_order
 from passes.analysis import Dependence, DependenceGraph, DependenceKind
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass

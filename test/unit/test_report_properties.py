@@ -1,6 +1,6 @@
 """
 Property tests of the schedule model on generated kernels
-(`kernel_strategies.kernels()`), with the default cost table:
+(`bench.kernels.strategies.kernels()`), with the default cost table:
 
 * the modelled time of every pipeline loop, before the passes, after
   `lower-pipeline-loops` and after both passes, never beats its resource
@@ -27,8 +27,8 @@ from random import Random
 import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
-from kernel_strategies import GeneratedKernel, kernels
 
+from bench.kernels.strategies import GeneratedKernel, kernels
 from passes.analysis import DependenceGraph
 from passes.analysis.engines import default_costs
 from passes.order_model import BodyModel
