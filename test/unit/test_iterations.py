@@ -14,10 +14,10 @@ from typing import cast
 
 import pytest
 from corpus import sound_inputs
+from differential import CONTEXT, LOWER, SLOTS
+from helpers import LOWERED_CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_canonicalize_io_order import LOWERED_CORPUS
-from test_properties import CONTEXT, LOWER, SLOTS
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass

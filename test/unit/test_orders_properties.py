@@ -15,11 +15,11 @@ graph of every block they reorder holds in the output.
 from __future__ import annotations
 
 import pytest
+from differential import CONTEXT, NONE, SEEDS, Run, check_output, lower
+from helpers import LOWERED_CORPUS
 from hypothesis import given, settings
 from ir_integrity import apply_checked
 from legality import reorder_violations
-from test_canonicalize_io_order import LOWERED_CORPUS
-from test_properties import CONTEXT, NONE, SEEDS, Run, check_output, lower
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 
