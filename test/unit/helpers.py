@@ -29,9 +29,16 @@ def with_test_dialect() -> Context:
     return ctx
 
 
-def parse(text: str, *, ctx: Context | None = None, verify: bool = True) -> ModuleOp:
-    """`text` parsed (in `with_test_dialect()` unless `ctx`), verified unless told."""
-    module = Parser(with_test_dialect() if ctx is None else ctx, text).parse_module()
+def parse(
+    text: str,
+    *,
+    ctx: Context | None = None,
+    verify: bool = True,
+    name: str = "<unknown>",
+) -> ModuleOp:
+    """`text` (from `name`) parsed in `ctx` or `with_test_dialect()`, verified unless told."""
+    context = with_test_dialect() if ctx is None else ctx
+    module = Parser(context, text, name).parse_module()
     if verify:
         module.verify()
     return module
