@@ -15,7 +15,6 @@ Writes `budgets.json` and `budgets.md` into `--out` (default
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
@@ -23,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench import command_line
 from bench.orders import (
     KERNELS,
     PASS_TIME_OPS,
@@ -120,9 +120,7 @@ def markdown(results: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench budgets", description=__doc__
-    )
+    parser = command_line("budgets", __doc__)
     parser.add_argument("--budgets", type=int, nargs="+", default=list(BUDGETS))
     parser.add_argument("--kernels", type=int, default=KERNELS)
     parser.add_argument("--depth", type=int, default=2)

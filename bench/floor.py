@@ -17,7 +17,6 @@ the table gives medians and microseconds per created op.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import statistics
 import time
@@ -30,6 +29,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.transforms.scf_for_loop_unroll import ScfForLoopUnrollPass
 
+from bench import command_line
 from bench.cases import FAMILIES, MAX_COPIES, Case, Scale, parse
 from passes.collector import collector_paused
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
@@ -172,10 +172,9 @@ def cases(scale: Scale) -> list[Case]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench floor",
-        description="The lowering per created op against scf-for-loop-unroll "
-        "and against Operation.create alone.",
+    parser = command_line(
+        "floor",
+        "The lowering per created op against scf-for-loop-unroll and against Operation.create alone.",
     )
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000])
     parser.add_argument("--stages", type=int, nargs="+", default=[64])

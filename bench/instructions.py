@@ -34,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import command_line
 from bench.cases import FAMILIES, MAX_COPIES, Case, Scale
 
 PASSES = ("lower", "canonicalize")
@@ -165,9 +166,8 @@ def table(
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench instructions",
-        description="Instructions of both passes under callgrind, per case.",
+    parser = command_line(
+        "instructions", "Instructions of both passes under callgrind, per case."
     )
     parser.add_argument("--baseline", type=Path, help="a checkout to compare with")
     parser.add_argument(

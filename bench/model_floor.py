@@ -15,7 +15,6 @@ Prints a Markdown table of medians of `--repeat` runs.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from collections.abc import Generator, Sequence
@@ -23,6 +22,7 @@ from contextlib import contextmanager
 from typing import Any
 from unittest import mock
 
+from bench import command_line
 from bench.orders import PASS_TIME_OPS, lowered_families, time_pass
 from passes.analysis.timeline import Timeline
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
@@ -96,9 +96,7 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench model-floor", description=__doc__
-    )
+    parser = command_line("model-floor", __doc__)
     parser.add_argument("--ops", type=int, default=PASS_TIME_OPS)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)

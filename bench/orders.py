@@ -29,7 +29,6 @@ draws the ratios (`bench.orders_plot`, `.svg` or `.png`).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
@@ -45,6 +44,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
+from bench import command_line
 from bench.cases import FAMILIES, MAX_COPIES, Scale, parse
 from bench.kernels.strategies import GeneratedKernel, kernels
 from bench.orders_plot import plot_orders
@@ -291,7 +291,7 @@ def markdown(results: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench orders", description=__doc__)
+    parser = command_line("orders", __doc__)
     parser.add_argument("--kernels", type=int, default=KERNELS)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--depths", type=int, nargs="+", default=list(DEPTHS))

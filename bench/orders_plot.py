@@ -11,7 +11,6 @@ bound); below, each reordering's time over the lowering's alone, sorted
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -19,6 +18,8 @@ from typing import Any
 
 import matplotlib
 from matplotlib import pyplot
+
+from bench import command_line
 
 matplotlib.use("Agg")  # files only: no display needed
 # Text as text, and no random ids or dates: small, reproducible SVGs.
@@ -118,9 +119,7 @@ def plot_budgets(results: Mapping[str, Any], path: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench orders-plot", description=__doc__
-    )
+    parser = command_line("orders-plot", __doc__)
     parser.add_argument("results", type=Path, help="an orders.json of bench.orders")
     parser.add_argument("-o", "--output", type=Path, nargs="+", required=True)
     args = parser.parse_args(argv)

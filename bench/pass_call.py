@@ -17,7 +17,6 @@ parses, the collector off, so that no collection falls in a call), the
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import gc
 import pstats
@@ -31,6 +30,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from bench import command_line
 from bench.cases import parse
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
@@ -115,9 +115,8 @@ def table(ctx: Context, calls: int) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench pass-call",
-        description="The cost of one pass call on the smallest programs.",
+    parser = command_line(
+        "pass-call", "The cost of one pass call on the smallest programs."
     )
     parser.add_argument("--calls", type=int, default=1000, help="calls per pass")
     parser.add_argument(

@@ -11,7 +11,6 @@ are drawn dashed in the same colours.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -22,6 +21,8 @@ import matplotlib
 from matplotlib import pyplot
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
+
+from bench import command_line
 
 matplotlib.use("Agg")  # files only: no display needed
 # Text as text, and no random ids or dates: small, reproducible SVGs.
@@ -100,9 +101,8 @@ def save(figure: Figure, output: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench plot",
-        description="Draw the time per op of each family of a benchmark run.",
+    parser = command_line(
+        "plot", "Draw the time per op of each family of a benchmark run."
     )
     parser.add_argument(
         "results", type=Path, help="a results.json of python -m bench suite"

@@ -28,7 +28,6 @@ size (`bench.pypto_compare_plot`). When that interpreter cannot import
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import os
@@ -42,6 +41,7 @@ from io import StringIO
 from pathlib import Path
 from types import TracebackType
 
+from bench import command_line
 from bench.cases import MAX_COPIES, Case, items_module, lowered_size, parse
 from bench.floor import created_ops, floor_time, specs
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
@@ -296,9 +296,9 @@ def report(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench pypto-compare",
-        description="Both passes against PyPTO's C++ passes, same programs, same run.",
+    parser = command_line(
+        "pypto-compare",
+        "Both passes against PyPTO's C++ passes, same programs, same run.",
     )
     parser.add_argument(
         "--pypto-python",

@@ -11,7 +11,6 @@ call (dashed). Below 1 we are faster; the lowering's target is dotted.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -21,6 +20,7 @@ import matplotlib
 from matplotlib import pyplot
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 
+from bench import command_line
 from bench.plot import save
 
 matplotlib.use("Agg")  # files only: no display needed
@@ -108,9 +108,8 @@ def plot_comparison(rows: Sequence[Mapping[str, Any]], out: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench pypto-compare-plot",
-        description="Draw a saved `bench.pypto_compare --json` run.",
+    parser = command_line(
+        "pypto-compare-plot", "Draw a saved `bench.pypto_compare --json` run."
     )
     parser.add_argument("run", type=Path, help="the JSON file of the run")
     parser.add_argument("-o", "--out", type=Path, required=True, help=".svg or .png")

@@ -14,7 +14,6 @@ parse after a full collection). The `max-copies` limit of
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import gc
 import json
@@ -29,6 +28,7 @@ from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 
+from bench import command_line
 from bench.plot import pyplot, save
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.report_defaults import STRATEGIES
@@ -153,9 +153,8 @@ def plot(rows: Sequence[Row], output: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench remainder",
-        description="Ops and pass time of each remainder strategy against stages.",
+    parser = command_line(
+        "remainder", "Ops and pass time of each remainder strategy against stages."
     )
     parser.add_argument("--stages", type=int, nargs="+", default=DEFAULT_STAGES)
     parser.add_argument("--repeat", type=int, default=5)

@@ -16,7 +16,6 @@ the console scripts then import `pypto_dialect` from), in the same rounds.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
@@ -26,6 +25,8 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from bench import command_line
 
 ROOT = Path(__file__).parents[1]
 ADD_ONE = "examples/add_one.mlir"
@@ -124,9 +125,8 @@ def table(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench startup",
-        description="Start-up time of the tools against xdsl-opt's, in one run.",
+    parser = command_line(
+        "startup", "Start-up time of the tools against xdsl-opt's, in one run."
     )
     parser.add_argument(
         "--runs", type=int, default=15, help="timed runs of each command"

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from bench import command_line
 from bench.cases import (
     DEFAULT_SIZES,
     DEFAULT_STAGES,
@@ -35,9 +36,8 @@ from bench.targets import TARGET_OPS_FOR_IO_RATIO
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench suite",
-        description="Benchmarks of lower-pipeline-loops and canonicalize-io-order.",
+    parser = command_line(
+        "suite", "Benchmarks of lower-pipeline-loops and canonicalize-io-order."
     )
     parser.add_argument(
         "--sizes",
