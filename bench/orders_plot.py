@@ -120,7 +120,9 @@ def plot_budgets(results: Mapping[str, Any], path: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = command_line("orders-plot", __doc__)
-    parser.add_argument("results", type=Path, help="an orders.json of bench.orders")
+    parser.add_argument(
+        "results", type=Path, help="an orders.json of python -m bench orders"
+    )
     parser.add_argument("-o", "--output", type=Path, nargs="+", required=True)
     args = parser.parse_args(argv)
     results = json.loads(args.results.read_text())

@@ -323,7 +323,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--plot",
         type=Path,
-        help="draw the ratios against the output's size (bench.pypto_compare_plot)",
+        help="draw the ratios against the output's size (as python -m bench pypto-compare-plot)",
     )
     args = parser.parse_args(argv)
     if args.pypto_python is None:

@@ -63,7 +63,7 @@ def _size_text(value: float, _position: int | None) -> str:
 
 
 def plot_comparison(rows: Sequence[Mapping[str, Any]], out: Path) -> None:
-    """`rows` as `bench.pypto_compare --json` writes them; the figure to `out`."""
+    """`rows` as `python -m bench pypto-compare --json` writes them; the figure to `out`."""
     figure, axes = pyplot.subplots(1, 2, figsize=(12, 4.8), sharey=True)
     for axis, bounds in zip(axes, ("static", "dynamic"), strict=True):
         chosen = sorted(
@@ -109,7 +109,7 @@ def plot_comparison(rows: Sequence[Mapping[str, Any]], out: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = command_line(
-        "pypto-compare-plot", "Draw a saved `bench.pypto_compare --json` run."
+        "pypto-compare-plot", "Draw a saved `python -m bench pypto-compare --json` run."
     )
     parser.add_argument("run", type=Path, help="the JSON file of the run")
     parser.add_argument("-o", "--out", type=Path, required=True, help=".svg or .png")
