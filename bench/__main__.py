@@ -1,125 +1,61 @@
 """
-The command line of the benchmarks.
+The benchmarks' one command line: `python -m bench NAME [options]`.
 
-    python -m bench [--sizes OPS ...] [--stages F ...] [--repeat N]
-                    [--out DIR] [--smoke] [--baseline DIR] [--families NAME ...]
-
-For every case (`bench.cases`) it measures (`bench.measure`), in this process
-with `time.perf_counter` (median of `--repeat` runs, more for a case of a few
-milliseconds: `bench.measure.in_process_runs`): parse, each pass, print, and
-parse of the printed output; then the wall time of the end-to-end command
-`xdsl-opt -p lower-pipeline-loops,canonicalize-io-order` in a subprocess.
-It derives the ratios and exponents of `docs/performance.md` (`bench.targets`),
-and writes `results.json` and `results.md` into `--out` (default
-`bench/results/`; `bench.report`).
+`python -m bench` (or `--list`) lists the names; `python -m bench NAME --help`
+gives a benchmark's options.
 """
 
 from __future__ import annotations
 
-import argparse
+import importlib
 import sys
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 
-from bench.cases import (
-    DEFAULT_SIZES,
-    DEFAULT_STAGES,
-    FAMILIES,
-    Case,
-    Scale,
-    lowered_size,
-)
-from bench.measure import SHORT_CASE_SECONDS, Measurement, measure
-from bench.report import build_report, machine, write
-from bench.targets import TARGET_OPS_FOR_IO_RATIO
-
-
-def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench",
-        description="Benchmarks of lower-pipeline-loops and canonicalize-io-order.",
-    )
-    parser.add_argument(
-        "--sizes",
-        type=int,
-        nargs="+",
-        default=DEFAULT_SIZES,
-        help="ops after lowering of the loops and unroll modules",
-    )
-    parser.add_argument(
-        "--stages",
-        type=int,
-        nargs="+",
-        default=DEFAULT_STAGES,
-        help="F of the stages-static and stages-dynamic modules",
-    )
-    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement")
-    parser.add_argument("--out", type=Path, default=Path(__file__).parent / "results")
-    parser.add_argument(
-        "--smoke",
-        action="store_true",
-        help="one run of the smallest case of each family",
-    )
-    parser.add_argument(
-        "--baseline",
-        type=Path,
-        help="a checkout of the revision to compare with: ratio (h) on every "
-        "case, ratio (g) on the loops case nearest 10,000 ops",
-    )
-    parser.add_argument(
-        "--families",
-        nargs="+",
-        choices=[family.name for family in FAMILIES],
-        default=[family.name for family in FAMILIES],
-    )
-    return parser.parse_args(argv)
+BENCHMARKS = {
+    "suite": ("suite", "both passes on every family of cases, against the targets"),
+    "plot": ("plot", "draw a run of `suite` (time per output op, per family)"),
+    "floor": ("floor", "the lowering per created op against unrolling and a floor"),
+    "pass-call": ("pass_call", "what one pass call costs on the smallest programs"),
+    "startup": ("startup", "start-up time of the tools against stock xdsl-opt"),
+    "instructions": ("instructions", "instructions per pass, counted by callgrind"),
+    "dialect-io": ("dialect_io", "parse and print cost of every pypto op and type"),
+    "orders": ("orders", "the orders of canonicalize-io-order on the schedule model"),
+    "orders-plot": ("orders_plot", "draw a saved run of `orders`"),
+    "budgets": ("budgets", "order=modelled against its search budget"),
+    "model-floor": ("model_floor", "where order=modelled spends its time"),
+    "remainder": ("remainder", "the remainder strategies against F"),
+    "pypto-compare": ("pypto_compare", "both passes against PyPTO's C++ passes"),
+    "pypto-compare-plot": ("pypto_compare_plot", "draw a saved run of `pypto-compare`"),
+}
+"""Each benchmark's name: its module in `bench` and what it measures."""
 
 
-def _baseline_case(cases: Sequence[Case]) -> Case | None:
-    """The `loops` case whose lowered module is nearest 10,000 ops (ratio (g))."""
-    loops = [case for case in cases if case.family == "loops"]
-    if not loops:
-        return None
-    lowered = {id(case): lowered_size(case) for case in loops}
-    return min(loops, key=lambda case: abs(lowered[id(case)] - TARGET_OPS_FOR_IO_RATIO))
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    args = _arguments(argv)
-    repeat = 1 if args.smoke else args.repeat
-    scale = Scale(args.sizes, args.stages)
-    families = [family for family in FAMILIES if family.name in args.families]
-    cases = [
-        family.make(parameter)
-        for family in families
-        for parameter in family.parameters(scale)[: 1 if args.smoke else None]
+def listing() -> str:
+    """The names, one line each."""
+    width = max(map(len, BENCHMARKS))
+    lines = [
+        "usage: python -m bench NAME [options]   (NAME --help for its options)",
+        "",
     ]
-    if not args.smoke:
-        # Warm up (imports, lazy definitions) on the smallest case, untimed.
-        measure(min(cases, key=lambda case: len(case.text)), 1)
-    start = machine()
-    compared = _baseline_case(cases) if args.baseline else None
-    results: list[Measurement] = []
-    for case in cases:
-        print(f"{case.family} {case.parameter}", file=sys.stderr, flush=True)
-        results.append(
-            measure(
-                case,
-                repeat,
-                args.baseline,
-                end_to_end_baseline=case is compared,
-                at_least=0.0 if args.smoke else SHORT_CASE_SECONDS,
-            )
-        )
-    settings = {
-        "repeat": repeat,
-        "smoke": args.smoke,
-        "sizes": args.sizes,
-        "stages": args.stages,
-        "baseline": None if args.baseline is None else str(args.baseline),
-    }
-    print(write(args.out, build_report(start, settings, families, results), results))
+    lines += [f"  {name:<{width}}  {what}" for name, (_, what) in BENCHMARKS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark `argv[0]` with the rest of `argv`; list them without one."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("--list", "-h", "--help"):
+        print(listing())
+        return 0
+    name, *rest = args
+    if name not in BENCHMARKS:
+        print(f"python -m bench: no benchmark {name!r}\n\n{listing()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(f"bench.{BENCHMARKS[name][0]}")
+    run: Callable[[list[str]], None] = module.main
+    run(rest)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -4,7 +4,7 @@ time: per budget, the geometric mean of modelled time over bound on the
 corpus of `bench.orders` at one queue depth, and the pass's time against
 `order=category` on the `bench` families near 10,000 ops (`--ops`).
 
-    python -m bench.budgets [--budgets B ...] [--kernels N] [--depth D]
+    python -m bench budgets [--budgets B ...] [--kernels N] [--depth D]
                             [--repeat R] [--ops N] [--out DIR] [--plot FILE ...]
 
 Writes `budgets.json` and `budgets.md` into `--out` (default
@@ -15,7 +15,6 @@ Writes `budgets.json` and `budgets.md` into `--out` (default
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
@@ -23,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench import command_line
 from bench.orders import (
     KERNELS,
     PASS_TIME_OPS,
@@ -120,9 +120,7 @@ def markdown(results: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.budgets", description=__doc__
-    )
+    parser = command_line("budgets", __doc__)
     parser.add_argument("--budgets", type=int, nargs="+", default=list(BUDGETS))
     parser.add_argument("--kernels", type=int, default=KERNELS)
     parser.add_argument("--depth", type=int, default=2)
@@ -139,7 +137,3 @@ def main(argv: Sequence[str] | None = None) -> None:
     for path in args.plot:
         plot_budgets(results, path)
     print(text)
-
-
-if __name__ == "__main__":
-    main()

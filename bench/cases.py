@@ -386,7 +386,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "unroll",
-        f"the same kernels with {KERNEL_STAGES} iterations; ratio (b) against "
+        f"the same kernels with {KERNEL_STAGES} iterations; lower / unroll against "
         "scf-for-loop-unroll",
         "kernel pairs",
         lambda scale: _kernel_pairs(scale.sizes, KERNEL_STAGES),

@@ -2,7 +2,7 @@
 Parse and print cost of every `pypto` op, type and attribute, per op, as a
 ratio to `arith.addi`, in one process.
 
-    python -m bench.dialect_io [--ops N] [--repeat R] [--only KIND ...]
+    python -m bench dialect-io [--ops N] [--repeat R] [--only KIND ...]
 
 Every kind is a function of N ops of that kind, on the arguments of one
 signature shared by all kinds; the time of that function without ops is
@@ -16,7 +16,6 @@ each run), the kinds interleaved within a run.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import math
 import statistics
@@ -31,6 +30,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from bench import command_line
 from pypto_dialect.context import pypto_context
 
 _TENSOR = "!pypto.tensor<128x64xf32>"
@@ -306,9 +306,8 @@ def markdown_table(rows: Sequence[DialectIORow]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Measure, and print the markdown table."""
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.dialect_io",
-        description="Parse and print cost of the pypto ops, relative to arith.addi.",
+    parser = command_line(
+        "dialect-io", "Parse and print cost of the pypto ops, relative to arith.addi."
     )
     parser.add_argument("--ops", type=int, default=2000, help="ops per kind")
     parser.add_argument("--repeat", type=int, default=5, help="runs per kind")
@@ -319,7 +318,3 @@ def main(argv: Sequence[str] | None = None) -> None:
     rows = measure_dialect_io(arguments.ops, arguments.repeat, kinds)
     print(f"{arguments.ops} ops per kind, median of {arguments.repeat} runs\n")
     print(markdown_table(rows))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,23 +1,22 @@
 """
 What `lower-pipeline-loops` costs per op it creates, against two references
 for the same output: xDSL's `scf-for-loop-unroll` on the `scf.for` twin
-(ratio (e)), and a floor, creating the same ops with `Operation.create`
+(lower / unroll), and a floor, creating the same ops with `Operation.create`
 alone (same op classes, operands, properties and result types; nothing
 inserted, nothing tagged).
 
-    python -m bench.floor [--sizes OPS ...] [--stages F ...] [--repeat N]
+    python -m bench floor [--sizes OPS ...] [--stages F ...] [--repeat N]
 
 Cases: the `unroll` family at each size (ops after lowering; default about
 10,000), whose loops have as many iterations as stages so that both passes
 make the same copies, and `stages-static` / `stages-dynamic` at each F (no
-twin: no (e)). Each run parses afresh, collects, then times the lowering,
+twin: no lower / unroll). Each run parses afresh, collects, then times the lowering,
 the floor (the collector paused, as the pass pauses it) and the unrolling in turn;
 the table gives medians and microseconds per created op.
 """
 
 from __future__ import annotations
 
-import argparse
 import gc
 import statistics
 import time
@@ -30,6 +29,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.transforms.scf_for_loop_unroll import ScfForLoopUnrollPass
 
+from bench import command_line
 from bench.cases import FAMILIES, MAX_COPIES, Case, Scale, parse
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.mechanisms.collector import collector_paused
@@ -37,7 +37,7 @@ from pypto_dialect.context import pypto_context
 from pypto_dialect.walks import walk_ops
 
 FLOOR_TARGET = 1.3
-"""Issue 29: the lowering at most 1.3 times the floor at 10,000 ops."""
+"""The target: the lowering at most 1.3 times the floor at 10,000 ops."""
 
 OpSpec = tuple[
     type[Operation], tuple[SSAValue, ...], dict[str, Attribute], tuple[Attribute, ...]
@@ -142,7 +142,7 @@ def table(results: Sequence[FloorResult]) -> str:
     """Markdown: milliseconds, microseconds per created op, and the ratios."""
     lines = [
         "| case | created | lower (ms) | floor (ms) | unroll (ms) "
-        "| lower / created (us) | floor / created (us) | lower / floor | (e) |",
+        "| lower / created (us) | floor / created (us) | lower / floor | lower / unroll |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
@@ -172,10 +172,9 @@ def cases(scale: Scale) -> list[Case]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.floor",
-        description="The lowering per created op against scf-for-loop-unroll "
-        "and against Operation.create alone.",
+    parser = command_line(
+        "floor",
+        "The lowering per created op against scf-for-loop-unroll and against Operation.create alone.",
     )
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000])
     parser.add_argument("--stages", type=int, nargs="+", default=[64])
@@ -186,7 +185,3 @@ def main(argv: Sequence[str] | None = None) -> None:
     ]
     print(table(results))
     print(f"\ntarget: lower / floor <= {FLOOR_TARGET} at 10,000 ops")
-
-
-if __name__ == "__main__":
-    main()

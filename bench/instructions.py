@@ -3,7 +3,7 @@ Instructions executed by each pass, counted by valgrind's callgrind: a measure
 that the noise of a shared machine does not move (timings of one phase spread
 by up to 1.8x here; counts of the same run agree to 1%).
 
-    python -m bench.instructions [--baseline DIR] [--families NAME ...]
+    python -m bench instructions [--baseline DIR] [--families NAME ...]
                                  [--passes lower|canonicalize|canonicalize-engine|canonicalize-modelled|slots ...]
                                  [--sizes OPS ...] [--stages F ...] [--jobs N]
 
@@ -34,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench import command_line
 from bench.cases import FAMILIES, MAX_COPIES, Case, Scale
 
 PASSES = ("lower", "canonicalize")
@@ -165,9 +166,8 @@ def table(
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.instructions",
-        description="Instructions of both passes under callgrind, per case.",
+    parser = command_line(
+        "instructions", "Instructions of both passes under callgrind, per case."
     )
     parser.add_argument("--baseline", type=Path, help="a checkout to compare with")
     parser.add_argument(
@@ -186,7 +186,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> None:
     args = _arguments(argv)
     if shutil.which("valgrind") is None:
-        sys.exit("python -m bench.instructions needs valgrind on the PATH")
+        sys.exit("python -m bench instructions needs valgrind on the PATH")
     current = Path(__file__).parents[1]
     checkouts = [current] if args.baseline is None else [current, args.baseline]
     cases = largest_cases(Scale(args.sizes, args.stages), args.families)
@@ -209,7 +209,3 @@ def main(argv: Sequence[str] | None = None) -> None:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             counts = dict(zip(runs, pool.map(count_run, runs), strict=True))
     print(table(cases, counts, current, args.baseline, args.passes))
-
-
-if __name__ == "__main__":
-    main()

@@ -34,13 +34,13 @@ from pypto_dialect.walks import walk_ops
 
 PIPELINE = f"lower-pipeline-loops{{max-copies={MAX_COPIES}}},canonicalize-io-order"
 BASELINE_PHASE = "end_to_end_baseline"
-"""`end_to_end` with the project imported from a baseline checkout (ratio (g))."""
+"""`end_to_end` with the project imported from a baseline checkout (end to end / baseline)."""
 SEPARATE = ("lower_separate", "canonicalize_separate")
 """Both passes timed by `bench/pass_times.py` in processes of their own."""
 SEPARATE_BASELINE = ("lower_baseline", "canonicalize_baseline")
-"""The same with the project imported from a baseline checkout (ratio (h))."""
+"""The same with the project imported from a baseline checkout (the speedups)."""
 PHASES = ("parse", "lower", "canonicalize", "slots", "print", "parse_output")
-"""`slots`: `lower-pipeline-to-slots` on the same input as `lower` (target (i))."""
+"""`slots`: `lower-pipeline-to-slots` on the same input as `lower` (slots / lower)."""
 WITHOUT_GC = ("lower_without_gc", "canonicalize_without_gc")
 """The passes again with the cyclic garbage collector off (as `timeit` does)."""
 
@@ -238,8 +238,8 @@ def measure(
     All the phases of `case`, `repeat` times each (the in-process ones more
     often when the passes of `repeat` of them would take less than
     `at_least` seconds, see `in_process_runs`); with a `baseline` checkout, both passes in
-    separate processes here and there (ratio (h)), and with
-    `end_to_end_baseline` also `end_to_end_baseline` (ratio (g)).
+    separate processes here and there (the speedups), and with
+    `end_to_end_baseline` also `end_to_end_baseline` (end to end / baseline).
     """
     result = Measurement(case.family, case.parameter)
     watch = _Stopwatch(result)

@@ -8,14 +8,13 @@ the pass must compare to be never slower than either, the input and
 `1 + simulations / category` is what the pass would take over `category`
 with a free model and a free search.
 
-    python -m bench.model_floor [--ops N] [--repeat R]
+    python -m bench model-floor [--ops N] [--repeat R]
 
 Prints a Markdown table of medians of `--repeat` runs.
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from collections.abc import Generator, Sequence
@@ -23,6 +22,7 @@ from contextlib import contextmanager
 from typing import Any
 from unittest import mock
 
+from bench import command_line
 from bench.orders import PASS_TIME_OPS, lowered_families, time_pass
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.orders.body_model import BodyModel
@@ -96,14 +96,8 @@ def markdown(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.model_floor", description=__doc__
-    )
+    parser = command_line("model-floor", __doc__)
     parser.add_argument("--ops", type=int, default=PASS_TIME_OPS)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     print(markdown(measure(args.ops, args.repeat)), end="")
-
-
-if __name__ == "__main__":
-    main()

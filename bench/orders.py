@@ -2,7 +2,7 @@
 The orders of `canonicalize-io-order` on the schedule model: a fixed corpus
 of generated kernels plus the examples, at several queue depths.
 
-    python -m bench.orders [--kernels N] [--seed S] [--depths D ...]
+    python -m bench orders [--kernels N] [--seed S] [--depths D ...]
                            [--out DIR] [--plot FILE ...] [--pass-time]
 
 For each queue depth (the bundled cost table with `queue_depth` changed)
@@ -20,7 +20,7 @@ stages the advisor chooses with `order=modelled`, and with `--pass-time`
 the time of the pass per order on the `bench` families at about 10,000 ops.
 
 The kernels come from the property tests' generator
-(`test/unit/kernel_strategies.py`, with hypothesis' fixed `seed`), so the
+(`bench/kernels/strategies.py`, with hypothesis' fixed `seed`), so the
 corpus is the same on every run of one hypothesis version. Writes
 `orders.json` (with each loop's time over bound per depth and order, to
 redraw) and `orders.md` into `--out` (default `bench/results/`); `--plot`
@@ -29,7 +29,6 @@ draws the ratios (`bench.orders_plot`, `.svg` or `.png`).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import math
@@ -45,7 +44,9 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
+from bench import command_line
 from bench.cases import FAMILIES, MAX_COPIES, Scale, parse
+from bench.kernels.strategies import GeneratedKernel, kernels
 from bench.orders_plot import plot_orders
 from passes.canonicalize_io_order import SEARCH_BUDGET, CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
@@ -55,9 +56,6 @@ from passes.schedule.engines import CostModel, default_costs
 from passes.schedule.report import LoopReport, pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "test" / "unit"))
-from kernel_strategies import GeneratedKernel, kernels
 
 ORDERS = ("input", "lowering", "category", "engine", "modelled")
 REORDERED = ORDERS[2:]
@@ -293,7 +291,7 @@ def markdown(results: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.orders", description=__doc__)
+    parser = command_line("orders", __doc__)
     parser.add_argument("--kernels", type=int, default=KERNELS)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--depths", type=int, nargs="+", default=list(DEPTHS))
@@ -327,7 +325,3 @@ def main(argv: Sequence[str] | None = None) -> None:
     for path in args.plot:
         plot_orders(ratios, results["loops"], path)
     print(text)
-
-
-if __name__ == "__main__":
-    main()

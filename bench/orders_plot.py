@@ -1,7 +1,7 @@
 """
-The picture of `python -m bench.orders --plot FILE`, or of a saved run:
+The picture of `python -m bench orders --plot FILE`, or of a saved run:
 
-    python -m bench.orders_plot bench/results/orders.json -o orders.svg
+    python -m bench orders-plot bench/results/orders.json -o orders.svg
 
 Per queue depth (columns): on top, each order's modelled time over its bound
 (`max(ResMII, RecMII)`), the loops sorted (lower is better; 1 is the
@@ -11,7 +11,6 @@ bound); below, each reordering's time over the lowering's alone, sorted
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,6 +19,8 @@ from typing import Any
 import matplotlib
 from matplotlib import pyplot
 
+from bench import command_line
+
 matplotlib.use("Agg")  # files only: no display needed
 # Text as text, and no random ids or dates: small, reproducible SVGs.
 matplotlib.rcParams["svg.fonttype"] = "none"
@@ -27,9 +28,9 @@ matplotlib.rcParams["svg.hashsalt"] = "bench.orders"
 
 REORDERED = ("category", "engine", "modelled")
 TARGET_RATIO = 1.10
-"""Issue 27's target for the geomean of modelled time over bound."""
+"""The target for the geomean of modelled time over bound."""
 TARGET_TIME = 3.0
-"""Issue 27's target for the pass time against `order=category`."""
+"""The target for the pass time against `order=category`."""
 COLOURS = {
     "input": "tab:gray",
     "lowering": "tab:blue",
@@ -77,9 +78,9 @@ def plot_orders(
 
 def plot_budgets(results: Mapping[str, Any], path: Path) -> None:
     """
-    `python -m bench.budgets --plot FILE`: against the search budget, the
+    `python -m bench budgets --plot FILE`: against the search budget, the
     corpus geomean of `modelled`'s time over bound, and its pass time over
-    `category`'s per family (issue 27's targets dashed).
+    `category`'s per family (the targets dashed).
     """
     rows = results["budgets"]
     budgets = [row["budget"] for row in rows]
@@ -118,17 +119,13 @@ def plot_budgets(results: Mapping[str, Any], path: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.orders_plot", description=__doc__
+    parser = command_line("orders-plot", __doc__)
+    parser.add_argument(
+        "results", type=Path, help="an orders.json of python -m bench orders"
     )
-    parser.add_argument("results", type=Path, help="an orders.json of bench.orders")
     parser.add_argument("-o", "--output", type=Path, nargs="+", required=True)
     args = parser.parse_args(argv)
     results = json.loads(args.results.read_text())
     ratios = {int(depth): by_order for depth, by_order in results["ratios"].items()}
     for path in args.output:
         plot_orders(ratios, results["loops"], path)
-
-
-if __name__ == "__main__":
-    main()

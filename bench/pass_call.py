@@ -1,7 +1,7 @@
 """
-What one pass call costs on the smallest programs (issue 29, fixed costs).
+What one pass call costs on the smallest programs (fixed costs).
 
-    python -m bench.pass_call [--calls N] [--profile PASS] [--top K]
+    python -m bench pass-call [--calls N] [--profile PASS] [--top K]
 
 Each pass is applied N times, each time to a fresh parse after a full
 collection (as `bench.pypto_compare` times them), to `examples/add_one.mlir`
@@ -17,7 +17,6 @@ parses, the collector off, so that no collection falls in a call), the
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import gc
 import pstats
@@ -31,6 +30,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from bench import command_line
 from bench.cases import parse
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
@@ -115,9 +115,8 @@ def table(ctx: Context, calls: int) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.pass_call",
-        description="The cost of one pass call on the smallest programs.",
+    parser = command_line(
+        "pass-call", "The cost of one pass call on the smallest programs."
     )
     parser.add_argument("--calls", type=int, default=1000, help="calls per pass")
     parser.add_argument(
@@ -130,7 +129,3 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(profile(ctx, args.profile, args.calls, args.top))
         return
     print(table(ctx, args.calls))
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
 """
 The two passes timed on one module, in a process of their own, for comparing
-checkouts (ratio (h)): run as a script with a checkout's root on
+checkouts (the speedups): run as a script with a checkout's root on
 `PYTHONPATH`, it imports `passes` and `pypto_dialect` from there and nothing
 from `bench`, so any revision with the two passes can be measured.
 

@@ -2,7 +2,7 @@
 The benchmark as a picture: per family, the time per output op of both
 passes and of reading and writing the output, against the module's size.
 
-    python -m bench.plot bench/results/results.json -o docs/images/benchmark.svg
+    python -m bench plot bench/results/results.json -o docs/images/benchmark.svg
 
 A flat line is linear; the gap between two lines is their ratio (the y axis
 is logarithmic). With a `--baseline` run, the passes of the baseline checkout
@@ -11,7 +11,6 @@ are drawn dashed in the same colours.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -22,6 +21,8 @@ import matplotlib
 from matplotlib import pyplot
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
+
+from bench import command_line
 
 matplotlib.use("Agg")  # files only: no display needed
 # Text as text, and no random ids or dates: small, reproducible SVGs.
@@ -100,17 +101,14 @@ def save(figure: Figure, output: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.plot",
-        description="Draw the time per op of each family of a benchmark run.",
+    parser = command_line(
+        "plot", "Draw the time per op of each family of a benchmark run."
     )
-    parser.add_argument("results", type=Path, help="a results.json of python -m bench")
+    parser.add_argument(
+        "results", type=Path, help="a results.json of python -m bench suite"
+    )
     parser.add_argument(
         "-o", "--output", type=Path, required=True, help="the picture (.svg, .png)"
     )
     args = parser.parse_args(argv)
     plot(json.loads(args.results.read_text()), args.output)
-
-
-if __name__ == "__main__":
-    main()

@@ -2,13 +2,13 @@
 Both passes side by side with PyPTO's C++ passes (`LowerPipelineLoops`,
 `CanonicalizeIOOrder`, through PyPTO's Python API) on the same programs.
 
-    python -m bench.pypto_compare [--pypto-python PATH] [--repeat N] [--warm]
+    python -m bench pypto-compare [--pypto-python PATH] [--repeat N] [--warm]
         [--floor] [--json FILE] [--plot FILE]
 
 Each program is a module of `bench.cases` (`items_module`: static and
 dynamic bounds, F = 2 to 64) and its PyPTO text, printed by our target
 (`-t pypto`). Our passes run in this process; PyPTO's in a process of the
-interpreter at `--pypto-python` (one that can `import pypto`), which parses
+interpreter at `--pypto-python` or `$PYPTO_PYTHON` (one that can `import pypto`), which parses
 the text with `pypto.language.parse` and times each pass on it. Both sides
 take `--repeat` runs after an untimed one, each on a fresh parse: a full
 collection, then the lowering and canonicalization timed one after the
@@ -16,7 +16,7 @@ other, as a pipeline runs them (`--warm`: no collection, so that the
 lowering does not start on the cold caches a collection leaves), and
 report medians. Prints a Markdown table (milliseconds, ours over PyPTO's
 per pass and for both together) and the geometric means against the
-targets of issue 29. Our lowering's time includes the cyclic collector's
+targets. Our lowering's time includes the cyclic collector's
 scan of the objects it made (paused during the pass, it runs on the way
 out): the table also gives the lowering without it. `--floor` adds
 `bench.floor`'s floor of each lowering (its output ops made by
@@ -28,9 +28,9 @@ size (`bench.pypto_compare_plot`). When that interpreter cannot import
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
+import os
 import statistics
 import subprocess
 import tempfile
@@ -41,6 +41,7 @@ from io import StringIO
 from pathlib import Path
 from types import TracebackType
 
+from bench import command_line
 from bench.cases import MAX_COPIES, Case, items_module, lowered_size, parse
 from bench.floor import created_ops, floor_time, specs
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
@@ -56,10 +57,11 @@ it (the collector's scan of the objects it made, on the way out).
 """
 
 TARGETS = {"lower": (1.5, 3.0), "both": (1.0, None)}
-"""Issue 29: the geometric mean of ours / PyPTO's at most the first number,
+"""The targets: the geometric mean of ours / PyPTO's at most the first number,
 no program above the second."""
 
-DEFAULT_PYPTO_PYTHON = Path("/tmp/pyptobuild/bin/python")
+PYPTO_PYTHON = "PYPTO_PYTHON"
+"""The environment variable naming PyPTO's interpreter when `--pypto-python` is not given."""
 
 _CHILD = """
 import gc, json, statistics, sys, time
@@ -294,15 +296,15 @@ def report(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.pypto_compare",
-        description="Both passes against PyPTO's C++ passes, same programs, same run.",
+    parser = command_line(
+        "pypto-compare",
+        "Both passes against PyPTO's C++ passes, same programs, same run.",
     )
     parser.add_argument(
         "--pypto-python",
         type=Path,
-        default=DEFAULT_PYPTO_PYTHON,
-        help="an interpreter that can import pypto (default: %(default)s)",
+        default=os.environ.get(PYPTO_PYTHON),
+        help=f"an interpreter that can import pypto (default: ${PYPTO_PYTHON})",
     )
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per pass")
     parser.add_argument(
@@ -321,9 +323,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--plot",
         type=Path,
-        help="draw the ratios against the output's size (bench.pypto_compare_plot)",
+        help="draw the ratios against the output's size (as python -m bench pypto-compare-plot)",
     )
     args = parser.parse_args(argv)
+    if args.pypto_python is None:
+        parser.error(
+            f"name PyPTO's interpreter: --pypto-python PATH or ${PYPTO_PYTHON}"
+        )
     collect = not args.warm
     chosen = programs()
     with tempfile.TemporaryDirectory() as directory:
@@ -349,7 +355,3 @@ def main(argv: Sequence[str] | None = None) -> None:
         from bench.pypto_compare_plot import plot_comparison  # noqa: PLC0415
 
         plot_comparison(rows, args.plot)
-
-
-if __name__ == "__main__":
-    main()

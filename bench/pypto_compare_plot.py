@@ -1,7 +1,7 @@
 """
-The picture of `python -m bench.pypto_compare --plot FILE`, or of a saved run:
+The picture of `python -m bench pypto-compare --plot FILE`, or of a saved run:
 
-    python -m bench.pypto_compare_plot run.json -o pypto_compare.svg
+    python -m bench pypto-compare-plot run.json -o pypto_compare.svg
 
 Static bounds on the left, dynamic on the right: per program, against the
 number of ops the lowering makes, our time over PyPTO's for the lowering,
@@ -11,7 +11,6 @@ call (dashed). Below 1 we are faster; the lowering's target is dotted.
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -21,6 +20,7 @@ import matplotlib
 from matplotlib import pyplot
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 
+from bench import command_line
 from bench.plot import save
 
 matplotlib.use("Agg")  # files only: no display needed
@@ -38,7 +38,7 @@ CURVES: tuple[tuple[str, str, str], ...] = (
 )
 """Each curve: its key in `ratios`, its label, its colour."""
 LOWER_TARGET = 1.5
-"""Issue 29's target for the lowering's geomean."""
+"""The target for the lowering's geomean."""
 RATIO_TICKS = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0)
 
 
@@ -63,7 +63,7 @@ def _size_text(value: float, _position: int | None) -> str:
 
 
 def plot_comparison(rows: Sequence[Mapping[str, Any]], out: Path) -> None:
-    """`rows` as `bench.pypto_compare --json` writes them; the figure to `out`."""
+    """`rows` as `python -m bench pypto-compare --json` writes them; the figure to `out`."""
     figure, axes = pyplot.subplots(1, 2, figsize=(12, 4.8), sharey=True)
     for axis, bounds in zip(axes, ("static", "dynamic"), strict=True):
         chosen = sorted(
@@ -108,15 +108,10 @@ def plot_comparison(rows: Sequence[Mapping[str, Any]], out: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.pypto_compare_plot",
-        description="Draw a saved `bench.pypto_compare --json` run.",
+    parser = command_line(
+        "pypto-compare-plot", "Draw a saved `python -m bench pypto-compare --json` run."
     )
     parser.add_argument("run", type=Path, help="the JSON file of the run")
     parser.add_argument("-o", "--out", type=Path, required=True, help=".svg or .png")
     args = parser.parse_args(argv)
     plot_comparison(json.loads(args.run.read_text())["programs"], args.out)
-
-
-if __name__ == "__main__":
-    main()

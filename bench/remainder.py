@@ -1,9 +1,9 @@
 """
-The remainder strategies against F (issue 28's target): for a loop with
+The remainder strategies against F (the target): for a loop with
 dynamic bounds and `stages` F, the ops each strategy of
 `passes.schedule.defaults.STRATEGIES` emits and the time of its passes.
 
-    python -m bench.remainder [--stages F ...] [--repeat N] [--json OUT] [--plot OUT.svg]
+    python -m bench remainder [--stages F ...] [--repeat N] [--json OUT] [--plot OUT.svg]
 
 prints a table (F, then per strategy the ops of the output and the median
 CPU time of its passes in milliseconds, in this process with
@@ -14,7 +14,6 @@ parse after a full collection). The `max-copies` limit of
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import gc
 import json
@@ -29,6 +28,7 @@ from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 
+from bench import command_line
 from bench.plot import pyplot, save
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.schedule.defaults import STRATEGIES
@@ -153,9 +153,8 @@ def plot(rows: Sequence[Row], output: Path) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.remainder",
-        description="Ops and pass time of each remainder strategy against stages.",
+    parser = command_line(
+        "remainder", "Ops and pass time of each remainder strategy against stages."
     )
     parser.add_argument("--stages", type=int, nargs="+", default=DEFAULT_STAGES)
     parser.add_argument("--repeat", type=int, default=5)
@@ -169,7 +168,3 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.json.write_text(json.dumps(rows_json, indent=1) + "\n")
     if args.plot is not None:
         plot(rows, args.plot)
-
-
-if __name__ == "__main__":
-    main()

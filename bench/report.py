@@ -90,7 +90,14 @@ def _ratio(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
-_RATIO_COLUMNS = ("(a)", "(b)", "(d)", "(h) lower", "(h) canonicalize", "(i)")
+_RATIO_COLUMNS = (
+    "passes/io",
+    "lower/unroll",
+    "canonicalize/lower",
+    "speedup lower",
+    "speedup canonicalize",
+    "slots/lower",
+)
 
 
 def markdown(report: dict[str, Any], results: Sequence[Measurement]) -> str:

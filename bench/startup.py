@@ -1,9 +1,9 @@
 """
 Start-up time of the tools, as ratios to stock `xdsl-opt` measured in the
-same run (issue 26): `--help` of each tool against `xdsl-opt --help`, and
+same run: `--help` of each tool against `xdsl-opt --help`, and
 each tool on `examples/add_one.mlir` against `xdsl-opt` on the same file.
 
-    python -m bench.startup [--runs N] [--baseline DIR]
+    python -m bench startup [--runs N] [--baseline DIR]
 
 Every command is a fresh process of this environment's console scripts,
 timed with `time.perf_counter` around `subprocess.run`; one untimed run of
@@ -16,7 +16,6 @@ the console scripts then import `pypto_dialect` from), in the same rounds.
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
@@ -26,6 +25,8 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from bench import command_line
 
 ROOT = Path(__file__).parents[1]
 ADD_ONE = "examples/add_one.mlir"
@@ -39,7 +40,7 @@ class Command:
     arguments: tuple[str, ...]
     baseline: str | None = None
     target: float | None = None
-    """The largest ratio to `baseline` the issue accepts, if it sets one."""
+    """The largest ratio to `baseline` the target accepts, if it sets one."""
 
     @property
     def label(self) -> str:
@@ -124,9 +125,8 @@ def table(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.startup",
-        description="Start-up time of the tools against xdsl-opt's, in one run.",
+    parser = command_line(
+        "startup", "Start-up time of the tools against xdsl-opt's, in one run."
     )
     parser.add_argument(
         "--runs", type=int, default=15, help="timed runs of each command"
@@ -143,7 +143,3 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"\n{args.runs} runs; load average {before:.1f} before, {os.getloadavg()[0]:.1f} after"
     )
-
-
-if __name__ == "__main__":
-    main()

@@ -1,7 +1,8 @@
 """
-The targets of `docs/performance.md`: the ratios (a), (b), (d), (e), (g),
-(h), (i) of a case, the fitted scaling exponents (c), their thresholds and the
-checks. Target (f), the dialect's parse and print, is `bench.dialect_io`.
+The targets of `docs/performance.md`: the ratios of a case (passes / io,
+lower / unroll, canonicalize / lower, slots / lower, end to end / baseline, the
+speedups over a baseline), the fitted scaling exponents, their thresholds and
+the checks. The dialect's parse and print are `python -m bench dialect-io`.
 """
 
 from __future__ import annotations
@@ -26,31 +27,31 @@ TARGET_LOWER_OVER_UNROLL = 1.5
 TARGET_EXPONENT = 1.15
 TARGET_CANONICALIZE_OVER_LOWER = 0.6
 CANONICALIZE_OVER_LOWER_FAMILIES = ("loops", "unroll", "stages-static", "nesting")
-"""The families of target (d)."""
+"""The families of the canonicalize / lower target."""
 TARGET_LOWER_OVER_UNROLL_NOW = 0.6
-"""Target (e): ratio (b), tightened by the performance issue."""
+"""The lower / unroll target, tightened."""
 TARGET_END_TO_END_OVER_BASELINE = 0.6
 TARGET_SPEEDUPS = {"lower": 2.0, "canonicalize": 3.0}
 """
-Target (h), the performance issue's goal itself: each pass this much faster
-than in the baseline checkout (about 5x of the C++ passes, from 9.6x and 12x).
+The speedup target: each pass this much faster than in the baseline
+checkout (about 5x of the C++ passes, from 9.6x and 12x).
 """
 
 TARGET_SLOTS_OVER_LOWER = 1.0
-"""Target (i): `lower-pipeline-to-slots` at most the time of `lower-pipeline-loops`."""
+"""The slots / lower target: `lower-pipeline-to-slots` at most the time of `lower-pipeline-loops`."""
 
 FITTED = (*PHASES, *WITHOUT_GC)
 """The phases whose scaling exponents are fitted."""
 
 
 def passes_over_io(m: Measurement) -> float:
-    """Ratio (a): both passes / (parse + print of the output)."""
+    """Passes / io: both passes / (parse + print of the output)."""
     passes = m.median("lower") + m.median("canonicalize")
     return passes / (m.median("parse_output") + m.median("print"))
 
 
 def lower_over_unroll(m: Measurement) -> float | None:
-    """Ratio (b): lowering time per created op / unrolling time per created op."""
+    """Lower / unroll: lowering time per created op / unrolling time per created op."""
     if "unroll" not in m.samples:
         return None
     lower = m.median("lower") / m.created_by_lowering
@@ -58,24 +59,24 @@ def lower_over_unroll(m: Measurement) -> float | None:
 
 
 def canonicalize_over_lower(m: Measurement) -> float:
-    """Ratio (d): `canonicalize-io-order` time / `lower-pipeline-loops` time."""
+    """Canonicalize / lower: `canonicalize-io-order` time / `lower-pipeline-loops` time."""
     return m.median("canonicalize") / m.median("lower")
 
 
 def slots_over_lower(m: Measurement) -> float:
-    """Ratio (i): `lower-pipeline-to-slots` time / `lower-pipeline-loops` time."""
+    """Slots / lower: `lower-pipeline-to-slots` time / `lower-pipeline-loops` time."""
     return m.median("slots") / m.median("lower")
 
 
 def end_to_end_over_baseline(m: Measurement) -> float | None:
-    """Ratio (g): `xdsl-opt` wall time / the same with the baseline checkout."""
+    """End to end / baseline: `xdsl-opt` wall time / the same with the baseline checkout."""
     if BASELINE_PHASE not in m.samples:
         return None
     return m.median("end_to_end") / m.median(BASELINE_PHASE)
 
 
 def speedups(m: Measurement) -> dict[str, float] | None:
-    """Ratio (h): per pass, the baseline checkout's time / this checkout's."""
+    """Speedups: per pass, the baseline checkout's time / this checkout's."""
     if SEPARATE_BASELINE[0] not in m.samples:
         return None
     return {
@@ -126,7 +127,7 @@ def checks(
         ratio = passes_over_io(nearest)
         found.append(
             {
-                "target": f"(a) passes / (parse + print of the output) at "
+                "target": f"passes/io: passes / (parse + print of the output) at "
                 f"{nearest.ops_out} ops <= {TARGET_PASSES_OVER_IO}",
                 "value": ratio,
                 "met": ratio <= TARGET_PASSES_OVER_IO,
@@ -137,14 +138,14 @@ def checks(
         what = f"lowering / unrolling per created op, worst of {len(ratios)} sizes"
         found.append(
             _worst(
-                f"(b) {what} <= {TARGET_LOWER_OVER_UNROLL}",
+                f"lower/unroll: {what} <= {TARGET_LOWER_OVER_UNROLL}",
                 ratios,
                 TARGET_LOWER_OVER_UNROLL,
             )
         )
         found.append(
             _worst(
-                f"(e) {what} <= {TARGET_LOWER_OVER_UNROLL_NOW}",
+                f"lower/unroll tight: {what} <= {TARGET_LOWER_OVER_UNROLL_NOW}",
                 ratios,
                 TARGET_LOWER_OVER_UNROLL_NOW,
             )
@@ -154,7 +155,7 @@ def checks(
         if cases:
             found.append(
                 _worst(
-                    f"(d) canonicalize / lower, {family}, worst of {len(cases)} "
+                    f"canonicalize/lower: canonicalize / lower, {family}, worst of {len(cases)} "
                     f"sizes <= {TARGET_CANONICALIZE_OVER_LOWER}",
                     [canonicalize_over_lower(m) for m in cases],
                     TARGET_CANONICALIZE_OVER_LOWER,
@@ -164,7 +165,7 @@ def checks(
         cases = [m for m in results if m.family == family]
         found.append(
             _worst(
-                f"(i) lower-pipeline-to-slots / lower-pipeline-loops, {family}, "
+                f"slots/lower: lower-pipeline-to-slots / lower-pipeline-loops, {family}, "
                 f"worst of {len(cases)} sizes <= {TARGET_SLOTS_OVER_LOWER}",
                 [slots_over_lower(m) for m in cases],
                 TARGET_SLOTS_OVER_LOWER,
@@ -174,7 +175,7 @@ def checks(
         if (ratio := end_to_end_over_baseline(m)) is not None:
             found.append(
                 _worst(
-                    f"(g) xdsl-opt end to end / baseline checkout, {m.family} "
+                    f"end-to-end/baseline: xdsl-opt end to end / baseline checkout, {m.family} "
                     f"{m.ops_out} ops <= {TARGET_END_TO_END_OVER_BASELINE}",
                     [ratio],
                     TARGET_END_TO_END_OVER_BASELINE,
@@ -188,7 +189,7 @@ def checks(
             least = min(s[name] for s in found_speedups)
             found.append(
                 {
-                    "target": f"(h) {name} speedup over the baseline checkout, "
+                    "target": f"speedup: {name} speedup over the baseline checkout, "
                     f"{family}, least of {len(found_speedups)} sizes >= {threshold}",
                     "value": least,
                     "met": least >= threshold,
@@ -201,7 +202,7 @@ def checks(
                 continue
             found.append(
                 {
-                    "target": f"(c) exponent of {phase}, {family} <= {TARGET_EXPONENT}",
+                    "target": f"exponent: exponent of {phase}, {family} <= {TARGET_EXPONENT}",
                     "value": exponent,
                     "met": exponent <= TARGET_EXPONENT,
                 }

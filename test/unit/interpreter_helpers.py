@@ -6,23 +6,15 @@ from typing import Any
 
 import ml_dtypes
 import numpy as np
+from helpers import parse
 from numpy.typing import NDArray
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
-from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import KernelArg, KernelRun, bit_identical, run_kernel
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 F32 = np.dtype(np.float32)
 
 Array = NDArray[Any]
-
-
-def parse(text: str) -> ModuleOp:
-    module = Parser(pypto_context(), text).parse_module()
-    module.verify()
-    return module
 
 
 def run(text: str, **args: KernelArg) -> KernelRun:

@@ -249,5 +249,5 @@ INSERTIONS = (
     "\n",
 )
 INDEX_HINTS = frozenset({"%c", "%s", "%o", "%i", "%ia", "%iv", "%ub", "%n"})
-"""The hints `kernel_strategies` gives to `index` values (`%n` to bf16 casts too)."""
+"""The hints `bench.kernels.strategies` gives to `index` values (`%n` to bf16 casts too)."""
 NEST_DEPTHS = (2, 3, 10, 30, 60, 100, 200, 1000)

@@ -1,7 +1,7 @@
 """
 Hypothesis strategies for malformed pypto kernels: valid kernels, mutated.
 
-`mutants()` draws a kernel from `kernel_strategies.kernels()`, in its custom
+`mutants()` draws a kernel from `bench.kernels.strategies.kernels()`, in its custom
 or its generic printed form, and applies one to three mutations from
 `MUTATIONS` (`GENERIC_MUTATIONS` for the generic form), and in a third of
 the mutants one of `SYNTAX_MUTATIONS` last. Each mutation is a small
@@ -31,7 +31,6 @@ from io import StringIO
 
 from hypothesis import event
 from hypothesis import strategies as st
-from kernel_strategies import kernels
 from mutation_helpers import pick
 from mutation_vocabulary import EXTREME_INDEX_VALUES
 from nest_mutations import deep_attribute, nest_loops
@@ -68,6 +67,7 @@ from value_mutations import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from bench.kernels.strategies import kernels
 from pypto_dialect.context import pypto_context
 
 Mutation = Callable[[str, st.DrawFn], str]

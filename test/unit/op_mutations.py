@@ -7,7 +7,6 @@ and `scf.while` loops inserted.
 from __future__ import annotations
 
 from hypothesis import strategies as st
-from kernel_vocabulary import VEC_TENSOR
 from mutation_helpers import pick
 from mutation_vocabulary import (
     ATTRIBUTE_NAMES,
@@ -19,6 +18,8 @@ from mutation_vocabulary import (
     WHILE_LIMITS,
     WRONG_VALUES,
 )
+
+from bench.kernels.vocabulary import VEC_TENSOR
 
 
 def split_top_level(text: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""`python -m bench.instructions`: its parts, and one real count where valgrind is."""
+"""`python -m bench instructions`: its parts, and one real count where valgrind is."""
 
 from __future__ import annotations
 

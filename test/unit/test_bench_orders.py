@@ -1,6 +1,6 @@
 """
-`python -m bench.orders`, `python -m bench.budgets` and `python -m bench.model_floor` on a tiny corpus:
-their tables, JSON (redrawn by `python -m bench.orders_plot`), and the
+`python -m bench orders`, `python -m bench budgets` and `python -m bench model-floor` on a tiny corpus:
+their tables, JSON (redrawn by `python -m bench orders-plot`), and the
 never-slower property of `modelled` in their own figures.
 """
 

@@ -1,4 +1,4 @@
-"""`python -m bench.plot` draws a run's `results.json`."""
+"""`python -m bench plot` draws a run's `results.json`."""
 
 from __future__ import annotations
 

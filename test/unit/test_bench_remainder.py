@@ -1,4 +1,4 @@
-"""`python -m bench.remainder`: a real run at small F, its table and picture (nothing timed against a bound)."""
+"""`python -m bench remainder`: a real run at small F, its table and picture (nothing timed against a bound)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""`python -m bench` runs once at its smallest size and writes its reports."""
+"""
+`python -m bench` lists its benchmarks; `python -m bench suite` runs once at
+its smallest size and writes its reports.
+"""
 
 from __future__ import annotations
 
@@ -47,8 +50,17 @@ def _table(markdown: str, header: str) -> list[list[str]]:
 
 
 def _smoke_run(out: Path, *options: str) -> dict[str, Any]:
-    """`python -m bench --smoke` with `options`; its `results.json`."""
-    command = [sys.executable, "-m", "bench", "--smoke", *options, "--out", str(out)]
+    """`python -m bench suite --smoke` with `options`; its `results.json`."""
+    command = [
+        sys.executable,
+        "-m",
+        "bench",
+        "suite",
+        "--smoke",
+        *options,
+        "--out",
+        str(out),
+    ]
     subprocess.run(command, check=True, capture_output=True, cwd=ROOT)
     return json.loads((out / "results.json").read_text())
 
@@ -76,13 +88,14 @@ def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
         for phases in report["exponents"].values()
         for exponent in phases.values()
     )
-    # Without --baseline there is no ratio (g); (c) needs two sizes.
-    assert {check["target"][:3] for check in report["targets"]} == {
-        "(a)",
-        "(b)",
-        "(d)",
-        "(e)",
-        "(i)",
+    # Without --baseline there is no end to end / baseline; an exponent needs
+    # two sizes.
+    assert {check["target"].split(":")[0] for check in report["targets"]} == {
+        "passes/io",
+        "lower/unroll",
+        "lower/unroll tight",
+        "canonicalize/lower",
+        "slots/lower",
     }
     assert all(case["canonicalize_over_lower"] > 0 for case in cases)
     assert all(case["slots_over_lower"] > 0 for case in cases)
@@ -93,8 +106,8 @@ def test_smoke_run_writes_json_and_markdown(tmp_path: Path):
     assert all(len(row) == len(header) for row in rows)
 
 
-def test_baseline_run_gives_ratios_g_and_h(tmp_path: Path):
-    """`--baseline` (here the checkout itself): (g) on the loops case, (h) on all."""
+def test_baseline_run_gives_end_to_end_and_speedups(tmp_path: Path):
+    """`--baseline` (here the checkout itself): end to end on loops, speedups on all."""
     report = _smoke_run(
         tmp_path, "--families", "loops", "nesting", "--baseline", str(ROOT)
     )
@@ -104,7 +117,7 @@ def test_baseline_run_gives_ratios_g_and_h(tmp_path: Path):
     (loops,) = (case for case in report["cases"] if case["family"] == "loops")
     assert loops["medians"]["end_to_end_baseline"] > 0
     targets = [check["target"] for check in report["targets"]]
-    assert sum(target.startswith("(g)") for target in targets) == 1
+    assert sum(target.startswith("end-to-end/baseline:") for target in targets) == 1
     assert (
-        sum(target.startswith("(h)") for target in targets) == 4
+        sum(target.startswith("speedup:") for target in targets) == 4
     )  # 2 families x 2 passes

@@ -1,4 +1,4 @@
-"""`python -m bench.startup`: the table of medians and ratios, and one real round."""
+"""`python -m bench startup`: the table of medians and ratios, and one real round."""
 
 from __future__ import annotations
 

@@ -7,20 +7,17 @@ from dataclasses import replace
 from io import StringIO
 
 import pytest
-from corpus import sound_inputs
+from helpers import LOWERED_CORPUS, lowered, parse, print_ir
 from ir_integrity import apply_checked, check_integrity
 from xdsl.dialects import scf
-from xdsl.dialects import test as test_dialect
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
-from xdsl.parser import Parser
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriterListener,
     PatternRewriteWalker,
 )
-from xdsl.printer import Printer
-from xdsl.utils.exceptions import PassFailedException, VerifyException
+from xdsl.utils.exceptions import PassFailedException
 
 from bench.cases import WindowMode, items_module, nested_module
 from passes.analysis import Dependence, DependenceGraph, DependenceKind, OpSummaries
@@ -28,7 +25,6 @@ from passes.canonicalize_io_order import (
     CanonicalizeIOOrderPass,
     CanonicalizeIOOrderPattern,
 )
-from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.mechanisms.demote import demote_to_scf_for
 from passes.mechanisms.scheduling import move_into_order, priority_order
 from passes.orders.category import Category, ScheduleKey, classify, schedule_keys
@@ -37,23 +33,9 @@ from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp
 
 
-def parse(source: str) -> ModuleOp:
-    ctx = pypto_context()
-    ctx.load_dialect(test_dialect.Test)
-    module = Parser(ctx, source).parse_module()
-    module.verify()
-    return module
-
-
 def canonicalize(module: ModuleOp, *, explain: bool = False) -> ModuleOp:
     apply_checked(CanonicalizeIOOrderPass(explain=explain), pypto_context(), module)
     return module
-
-
-def print_ir(module: ModuleOp) -> str:
-    stream = StringIO()
-    Printer(stream).print_op(module)
-    return stream.getvalue()
 
 
 def body(module: ModuleOp) -> Block:
@@ -323,16 +305,6 @@ def test_demotion_tells_the_listeners_and_keeps_the_uses():
     check_integrity(module)
 
 
-def _lowered(module: ModuleOp) -> ModuleOp | None:
-    """A lowered copy of `module`, None where the lowering rejects it."""
-    lowered = module.clone()
-    try:
-        LowerPipelineLoopsPass().apply(pypto_context(), lowered)
-    except (PassFailedException, VerifyException):
-        return None
-    return lowered
-
-
 def _canonicalized_both_ways(module: ModuleOp) -> tuple[str, str]:
     """
     `module` after the pass as it runs, and after the pass with every block
@@ -345,14 +317,6 @@ def _canonicalized_both_ways(module: ModuleOp) -> tuple[str, str]:
             CanonicalizeIOOrderPass(explain=True), pypto_context(), with_graph
         )
     return print_ir(module), print_ir(with_graph)
-
-
-LOWERED_CORPUS = [
-    pytest.param(lowered, id=name)
-    for name, module in sound_inputs()
-    if any(isinstance(op, PipelineOp) for op in module.walk())
-    and (lowered := _lowered(module)) is not None
-]
 
 
 @pytest.mark.parametrize("module", LOWERED_CORPUS)
@@ -381,7 +345,7 @@ def test_copied_bodies_need_no_graph(
     loads of the tensor the body stores to, moved before the stores of the
     earlier stage, need the graph (its windows prove them disjoint).
     """
-    module = _lowered(parse(text))
+    module = lowered(parse(text))
     assert module is not None
     fast, with_graph = _canonicalized_both_ways(module.clone())
     assert fast == with_graph

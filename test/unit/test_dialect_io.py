@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
-from xdsl.dialects.builtin import ModuleOp, f32
+from helpers import parse, print_ir
+from xdsl.dialects.builtin import f32
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
 from pypto_dialect.attributes import MembershipAttr
@@ -81,18 +80,6 @@ def with_attributes(op: str) -> str:
 def function(*ops: str) -> str:
     body = "".join(f"    {op}\n" for op in ops)
     return f"builtin.module {{\n  func.func @f({SIGNATURE}) {{\n{body}    func.return\n  }}\n}}"
-
-
-def parse(text: str) -> ModuleOp:
-    module = Parser(pypto_context(), text).parse_module()
-    module.verify()
-    return module
-
-
-def print_ir(module: ModuleOp, *, generic: bool = False) -> str:
-    stream = StringIO()
-    Printer(stream, print_generic_format=generic).print_op(module)
-    return stream.getvalue()
 
 
 def reindented(text: str) -> str:

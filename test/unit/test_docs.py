@@ -12,6 +12,8 @@ Pages: README.md and docs/**/*.md. Checked, outside fenced code blocks:
 """
 
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
@@ -20,6 +22,8 @@ from urllib.parse import unquote
 import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
+from bench.__main__ import BENCHMARKS
 
 REPO = Path(__file__).resolve().parents[2]
 PATH_SUFFIXES = (".py", ".md", ".mlir", ".toml", ".json", "/")
@@ -205,3 +209,92 @@ def test_api_examples_are_found(tmp_path: Path) -> None:
         "from passes import get_all_passes\n",
         "x = 1\nimport xdsl.ir\n",
     ]
+
+
+# --------------------------------------------------------------------------- #
+# The site, the limits of the pages, what they may cite
+# --------------------------------------------------------------------------- #
+
+LIMITS = {"README.md": 150, "docs/performance.md": 300, "CHANGELOG.md": 100}
+"""Pages and their most lines."""
+DOCS_BYTES = 1_000_000
+"""The most bytes `docs/` may hold (pages, images, run data)."""
+BENCH_COMMAND = re.compile(r"python -m bench(?: +([a-z][\w-]*))?")
+DATED_HEADING = re.compile(r"^#+ .*\b\d{4}-\d{2}-\d{2}\b", re.MULTILINE)
+
+
+def all_pages(root: Path) -> list[Path]:
+    """The doc pages and the CHANGELOG."""
+    return [*doc_pages(root), root / "CHANGELOG.md"]
+
+
+def test_the_site_builds_strictly(tmp_path: Path) -> None:
+    """`mkdocs build --strict`: a broken link or anchor, or a page left out, fails."""
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "index.html").is_file()
+
+
+@pytest.mark.parametrize(("page", "most"), LIMITS.items())
+def test_pages_stay_short(page: str, most: int) -> None:
+    lines = (REPO / page).read_text(encoding="utf-8").count("\n")
+    assert lines <= most, f"{page}: {lines} lines, at most {most}"
+
+
+def test_docs_stay_under_a_megabyte() -> None:
+    size = sum(
+        path.stat().st_size for path in (REPO / "docs").rglob("*") if path.is_file()
+    )
+    assert size <= DOCS_BYTES, f"docs/ holds {size:,} bytes, at most {DOCS_BYTES:,}"
+
+
+def bench_problems(text: str) -> list[str]:
+    """The `python -m bench NAME` of `text` that name no benchmark."""
+    return [
+        f"python -m bench {name}"
+        for name in BENCH_COMMAND.findall(text)
+        if name and name not in BENCHMARKS
+    ]
+
+
+def test_every_bench_command_named_exists() -> None:
+    problems = [
+        f"{page.relative_to(REPO)}: {problem}"
+        for page in all_pages(REPO)
+        for problem in bench_problems(page.read_text(encoding="utf-8"))
+    ]
+    assert not problems
+
+
+def test_bench_checker_catches_an_unknown_name() -> None:
+    text = "`python -m bench suite --smoke`, `python -m bench` and `python -m bench.orders`"
+    assert bench_problems(text) == []
+    assert bench_problems("python -m bench nope --x") == ["python -m bench nope"]
+
+
+def test_pages_cite_nothing_outside_the_repository_nor_dated_logs() -> None:
+    for page in all_pages(REPO):
+        text = page.read_text(encoding="utf-8")
+        assert "/shared" not in text, page
+        assert not DATED_HEADING.search(text), f"{page}: a dated heading"
+
+
+def test_every_image_and_run_is_shown_and_made_by_a_command() -> None:
+    """Each image is shown by a page, and a page names the command writing it."""
+    text = "\n".join(page.read_text(encoding="utf-8") for page in all_pages(REPO))
+    for path in sorted((REPO / "docs" / "images").iterdir()):
+        assert (
+            f"](images/{path.name})" in text or f"](docs/images/{path.name})" in text
+        ), path
+        assert re.search(
+            rf"-o\s+docs/images/{re.escape(path.name)}|--plot\s+docs/images/{re.escape(path.name)}",
+            text,
+        ), path
+    for path in sorted((REPO / "docs" / "runs").iterdir()):
+        assert f"docs/runs/{path.name}" in text, path

@@ -13,12 +13,12 @@ from io import StringIO
 import pytest
 from corpus import parsed, sound_inputs
 from hypothesis import given
-from kernel_strategies import GeneratedKernel, kernels
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
+from bench.kernels.strategies import GeneratedKernel, kernels
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.explain import printed_names
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass

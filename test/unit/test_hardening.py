@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 import sys
 import time
-from io import StringIO
 
 import numpy as np
 import pytest
+from helpers import print_ir
 from ir_integrity import apply_checked, check_integrity
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
@@ -27,7 +27,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Region
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import (
     InterpretationError,
     ParseError,
@@ -46,12 +45,6 @@ from pypto_dialect.tile.verification import verify_offsets_in_bounds
 from pypto_dialect.types import TensorType
 
 CTX = pypto_context()
-
-
-def print_ir(module: ModuleOp) -> str:
-    stream = StringIO()
-    Printer(stream).print_op(module)
-    return stream.getvalue()
 
 
 def nested_loops(depth: int) -> str:

@@ -35,7 +35,7 @@ SUM = f"%sum (result #0 of {FUNC} / arith.addi at 0.0.1)"
 IF = f"{FUNC} / scf.if at 0.0.2"
 
 
-def parse() -> ModuleOp:
+def sound_source() -> ModuleOp:
     """`SOURCE`, sound: nested regions, successors, block arguments."""
     module = Parser(pypto_context(), SOURCE).parse_module()
     check_integrity(module)
@@ -182,14 +182,14 @@ def misnumber_an_argument(module: ModuleOp) -> None:
     ],
 )
 def test_broken_links_are_reported(corrupt: Callable[[ModuleOp], None], message: str):
-    module = parse()
+    module = sound_source()
     corrupt(module)
     with pytest.raises(AssertionError, match=f"^{re.escape(message)}$"):
         check_integrity(module)
 
 
 def test_module_is_verified():
-    module = parse()
+    module = sound_source()
     find(module, "func.return").operands = []
     with pytest.raises(VerifyException, match=r"expected \[index\], got \[\]"):
         check_integrity(module)

@@ -14,15 +14,15 @@ from typing import cast
 
 import pytest
 from corpus import sound_inputs
+from differential import CONTEXT, LOWER, SLOTS
+from helpers import LOWERED_CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from kernel_strategies import GeneratedKernel, kernels
-from test_canonicalize_io_order import LOWERED_CORPUS
-from test_properties import CONTEXT, LOWER, SLOTS
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from bench.kernels.strategies import GeneratedKernel, kernels
 from passes.analysis.graph import schedulable_ops
 from passes.analysis.iterations import Loop, iterations
 from passes.analysis.summaries import OpSummaries

@@ -5,16 +5,14 @@ from __future__ import annotations
 import gc
 from collections import Counter
 from collections.abc import Callable
-from io import StringIO
 from pathlib import Path
 
 import pytest
 from corpus import parsed, sound_inputs
+from helpers import parse, print_ir
 from ir_integrity import apply_checked, check_integrity
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, ModuleOp, UnknownLoc
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from passes.lower_pipeline_loops import _TYPE_ONLY, LowerPipelineLoopsPass  # pyright: ignore[reportPrivateUsage]
@@ -27,18 +25,6 @@ from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import walk_ops
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.mlir"))
-
-
-def parse(source: str) -> ModuleOp:
-    module = Parser(pypto_context(), source).parse_module()
-    module.verify()
-    return module
-
-
-def print_ir(module: ModuleOp, *, generic: bool = False) -> str:
-    stream = StringIO()
-    Printer(stream, print_generic_format=generic).print_op(module)
-    return stream.getvalue()
 
 
 def lower(module: ModuleOp, remainder: Remainder = "cascade") -> ModuleOp:

@@ -7,12 +7,10 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from helpers import parse, print_ir
 from ir_integrity import apply_checked
 from xdsl.dialects import scf
-from xdsl.dialects import test as test_dialect
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import PassFailedException
 
 from passes import get_all_passes
@@ -33,20 +31,6 @@ from pypto_dialect.tile import LoadOp
 from pypto_dialect.types import MemorySpace
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.mlir"))
-
-
-def parse(source: str) -> ModuleOp:
-    ctx = pypto_context()
-    ctx.load_dialect(test_dialect.Test)
-    module = Parser(ctx, source).parse_module()
-    module.verify()
-    return module
-
-
-def print_ir(module: ModuleOp) -> str:
-    stream = StringIO()
-    Printer(stream).print_op(module)
-    return stream.getvalue()
 
 
 def rotate(module: ModuleOp, **options: bool | str) -> str:

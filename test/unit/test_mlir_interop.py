@@ -14,9 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
+from helpers import parse
 
 from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import (
@@ -84,12 +82,6 @@ def run_tool(command: list[str], stdin: str = "") -> str:
     return done.stdout
 
 
-def parse(ctx: Context, text: str, name: str) -> ModuleOp:
-    module = Parser(ctx, text, name).parse_module()
-    module.verify()
-    return module
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("passes", [None, PIPELINE], ids=["before", "after"])
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.stem)
@@ -103,8 +95,8 @@ def test_round_trip_through_mlir_opt(
     )
 
     ctx = pypto_context()
-    original = parse(ctx, generic, "xdsl-opt output")
-    round_tripped = parse(ctx, printed, "mlir-opt output")
+    original = parse(generic, ctx=ctx, name="xdsl-opt output")
+    round_tripped = parse(printed, ctx=ctx, name="mlir-opt output")
     assert round_tripped.is_structurally_equivalent(original), printed
 
     (entry,) = kernel_names(original)

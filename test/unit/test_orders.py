@@ -13,19 +13,18 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from helpers import READ_HOISTED, add_one
 from hypothesis import given
 from hypothesis import strategies as st
-from test_report_properties import READ_HOISTED
-from test_timeline import add_one
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException
 
 from passes.analysis.graph import schedulable_ops
 from passes.canonicalize_io_order import SEARCH_BUDGET, CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.orders.body_model import BodyModel
 from passes.orders import costed as orders
 from passes.orders import modelled as order_modelled
-from passes.orders.body_model import BodyModel
 from passes.orders.engine import prefetch_distance
 from passes.schedule.engines import CostModel, default_costs, op_cost
 from passes.schedule.modulo import ModuloOp, modulo_schedule, resource_bound
@@ -147,7 +146,10 @@ def loop_figures(text: str, passes: str | None = None):
 
 def test_recurrence_bound_of_an_accumulator():
     # matmul_k_loop: each matmul_acc waits for the previous one: CUBE 16 +
-    # 16 * 64 * 256 / 4096 = 80 cycles per iteration, before and after.
+    # 16 * 64 * 256 / 4096 = 80 cycles per iteration, before and after. The
+    # busiest engine, MTE2 (latency 64, 64 bytes a cycle), loads a (16x64 bf16,
+    # 2,048 bytes: 64 + 32 = 96) and b (64x256 bf16, 32,768 bytes: 64 + 512 =
+    # 576): 672.
     text = (EXAMPLES / "matmul_k_loop.mlir").read_text()
     report = loop_figures(text, "lower-pipeline-loops,canonicalize-io-order")
     assert report.after is not None
@@ -158,7 +160,8 @@ def test_recurrence_bound_of_an_accumulator():
 
 def test_recurrence_bound_of_a_window_written_then_read():
     # In place on one window: the next load reads what this store wrote:
-    # load 72 + adds 10 + store 72, and a flag (16) between each two engines
+    # load 72 + adds 10 + store 72 (512 bytes: MTE2 and MTE3 64 + 512 / 64,
+    # VECTOR 8 + 512 / 256), and a flag (16) between each two engines
     # (MTE2 -> VECTOR -> MTE3 -> MTE2): 202 per iteration, above the busiest
     # engine (72), so it is the bound.
     figures = loop_figures(in_place(add_one(1))).before

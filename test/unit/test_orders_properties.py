@@ -1,6 +1,6 @@
 """
 `order=engine` and `order=modelled` keep every dependence, on generated
-kernels (`kernel_strategies.kernels()`) through `lower-pipeline-loops`:
+kernels (`bench.kernels.strategies.kernels()`) through `lower-pipeline-loops`:
 
 * the independent legality check (`legality.py`) finds no conflicting memory
   accesses reordered, and the interpreter's outputs are bit-identical to the
@@ -15,15 +15,15 @@ graph of every block they reorder holds in the output.
 from __future__ import annotations
 
 import pytest
+from differential import CONTEXT, NONE, SEEDS, Run, check_output, lower
+from helpers import LOWERED_CORPUS
 from hypothesis import given, settings
 from ir_integrity import apply_checked
-from kernel_strategies import GeneratedKernel, kernels
 from legality import reorder_violations
-from test_canonicalize_io_order import LOWERED_CORPUS
-from test_properties import CONTEXT, NONE, SEEDS, Run, check_output, lower
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 
+from bench.kernels.strategies import GeneratedKernel, kernels
 from passes.analysis import DependenceGraph
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from pypto_dialect.pipeline import PipelineOp

@@ -3,7 +3,7 @@ Differential property tests of both passes on generated kernels.
 
 For `lower-pipeline-loops` (kernels with `stages` 1..8), `canonicalize-io-order`
 (kernels with `stages 1` only: it rejects more) and both chained, on every
-kernel `kernel_strategies.kernels()` draws:
+kernel `bench.kernels.strategies.kernels()` draws:
 
 * the output verifies, its use lists and parent pointers are sound
   (`ir_integrity.py`), and it prints and parses back identically in custom and
@@ -31,33 +31,28 @@ one by default, `HYPOTHESIS_PROFILE=campaign` for a long campaign.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
 from contextlib import redirect_stderr
 from io import StringIO
-from typing import NamedTuple
 
 import pytest
+from differential import CONTEXT, LOWER, NONE, SEEDS, SLOTS, Run, check_output, lower
+from helpers import parse, print_ir
 from hypothesis import Phase, event, given, settings
 from hypothesis import strategies as st
 from ir_integrity import apply_checked
-from kernel_strategies import GeneratedKernel, kernels
-from kernel_vocabulary import FEATURES
 from legality import Trace, copy_violations, reorder_violations, trace_kernel
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.printer import Printer
 from xdsl.transforms import get_all_passes
 
+from bench.kernels.strategies import GeneratedKernel, kernels
+from bench.kernels.vocabulary import FEATURES
 from passes import canonicalize_io_order
 from passes.analysis import Dependence, DependenceGraph, DependenceKind
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass
 from pypto_dialect.allocation import BindOp
-from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import (
-    KernelArg,
     compare_runs,
     find_kernel,
     random_inputs,
@@ -66,13 +61,8 @@ from pypto_dialect.interpreter import (
 
 pytestmark = pytest.mark.slow
 
-CONTEXT = pypto_context()
-SLOTS = LowerPipelineToSlotsPass()
-LOWER = LowerPipelineLoopsPass()
 LOWER_WITH_LOOP = LowerPipelineLoopsPass(remainder="loop")
 CANONICALIZE = CanonicalizeIOOrderPass()
-SEEDS = st.integers(0, 2**32 - 1)
-"""Seeds of the random inputs."""
 UPSTREAM = PassPipeline.parse_spec(
     get_all_passes(), "convert-scf-to-cf,canonicalize,cse,dce,licm"
 ).passes
@@ -83,80 +73,6 @@ COMPOSITION_BUDGET = (
     else settings()
 )
 """30 kernels in CI (each goes through seven passes), else the profile's count."""
-
-Legality = Callable[[Trace, Trace], list[str]]
-
-
-def parse(text: str) -> ModuleOp:
-    return Parser(CONTEXT, text).parse_module()
-
-
-def print_ir(module: ModuleOp, *, generic: bool = False) -> str:
-    stream = StringIO()
-    Printer(stream, print_generic_format=generic).print_op(module)
-    return stream.getvalue()
-
-
-def check_output(pass_: ModulePass, module: ModuleOp, *, round_trip: bool) -> None:
-    """
-    `module`, the (verified) output of `pass_`, is a fixed point of `pass_`
-    and (with `round_trip`) parses back identically from its custom and
-    generic forms.
-    """
-    text = print_ir(module)
-    again = module.clone()
-    apply_checked(pass_, CONTEXT, again)
-    assert print_ir(again) == text, f"{pass_.name} is not idempotent"
-    if round_trip:
-        assert print_ir(parse(text)) == text
-        assert print_ir(parse(print_ir(module, generic=True))) == text
-
-
-class Run:
-    """One generated kernel, its inputs, and its current module and trace."""
-
-    def __init__(self, kernel: GeneratedKernel, seed: int):
-        for feature in kernel.features:
-            event(feature)
-        self.kernel = kernel
-        self.module = parse(kernel.text)
-        self.module.verify()
-        kernel_op = find_kernel(self.module, kernel.entry)
-        self.inputs: Mapping[str, KernelArg] = random_inputs(
-            kernel_op, seed, kernel.index_args
-        )
-        self.trace = self.run()
-
-    def run(self) -> Trace:
-        return trace_kernel(self.module, self.kernel.entry, self.inputs)
-
-    def apply(self, pass_: ModulePass, legality: Legality) -> Differences:
-        """
-        Apply `pass_` in place, check the output's integrity (it verifies, its
-        links are sound), and return how the run after the pass differs from
-        the run before.
-        """
-        apply_checked(pass_, CONTEXT, self.module)
-        before, self.trace = self.trace, self.run()
-        return Differences(
-            compare_runs(before.run, self.trace.run), legality(before, self.trace)
-        )
-
-
-class Differences(NamedTuple):
-    outputs: list[str]
-    """The outputs that are not bit-identical."""
-    violations: list[str]
-    """Conflicting memory accesses whose order changed."""
-
-
-NONE = Differences([], [])
-
-
-def lower(run: Run, *, round_trip: bool = True, pass_: ModulePass = LOWER) -> None:
-    """Apply `lower-pipeline-loops` (`pass_`) and check every property."""
-    assert run.apply(pass_, copy_violations) == NONE
-    check_output(pass_, run.module, round_trip=round_trip)
 
 
 def _without_allocations(trace: Trace) -> Trace:

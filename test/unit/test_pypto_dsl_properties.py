@@ -1,6 +1,6 @@
 """
 Property tests of the PyPTO frontend and target on generated kernels
-(`kernel_strategies.kernels()`):
+(`bench.kernels.strategies.kernels()`):
 
 * exported to PyPTO text and imported back, a kernel runs bit-identically
   (same outputs, on its `index_args` and seeded random inputs), before and
@@ -21,12 +21,12 @@ from io import StringIO
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from kernel_strategies import GeneratedKernel, kernels
 from mutations import Mutant, mutants
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from bench.kernels.strategies import GeneratedKernel, kernels
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass

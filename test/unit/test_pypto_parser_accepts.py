@@ -29,11 +29,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from kernel_strategies import GeneratedKernel, kernels
 from pypto_dsl_helpers import CTX, export
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from bench.kernels.strategies import GeneratedKernel, kernels
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass

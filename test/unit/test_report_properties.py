@@ -1,6 +1,6 @@
 """
 Property tests of the schedule model on generated kernels
-(`kernel_strategies.kernels()`), with the default cost table:
+(`bench.kernels.strategies.kernels()`), with the default cost table:
 
 * the modelled time of every pipeline loop, before the passes, after
   `lower-pipeline-loops` and after both passes, never beats its resource
@@ -25,10 +25,11 @@ import statistics
 from random import Random
 
 import pytest
+from helpers import READ_HOISTED
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
-from kernel_strategies import GeneratedKernel, kernels
 
+from bench.kernels.strategies import GeneratedKernel, kernels
 from passes.analysis import DependenceGraph
 from passes.mechanisms.scheduling import priority_order
 from passes.orders.body_model import BodyModel
@@ -70,32 +71,6 @@ def test_modelled_time_never_beats_the_bound(kernel: GeneratedKernel):
                 assert 0 < figures.timeline.efficiency <= 1 + TOLERANCE
 
 
-READ_HOISTED = GeneratedKernel(
-    # `tile.read` is scheduled with the loads but runs on VECTOR: the reads of
-    # the four stages, hoisted above their `exp`s, make the first `exp` wait
-    # for the last load.
-    """
-func.func @kernel(%x: !pypto.tensor<64x64xf32>, %z: !pypto.tensor<64x64xf32>, %out: !pypto.tensor<64x64xf32>) -> f32 {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  %one = arith.constant 1.0 : f32
-  %r = pypto.pipeline %i = %c0 to %c8 step %c1 stages 4 iter_args(%acc = %one) -> (f32) {
-    %off = arith.muli %i, %c8 : index
-    %t = pypto.tile.load %x[%off, %c0] : !pypto.tensor<64x64xf32> -> !pypto.tile<8x64xf32, vec>
-    %y = pypto.tile.exp %t : !pypto.tile<8x64xf32, vec>
-    %w = pypto.tile.exp %y : !pypto.tile<8x64xf32, vec>
-    pypto.tile.store %w, %out[%off, %c0] : !pypto.tile<8x64xf32, vec>, !pypto.tensor<64x64xf32>
-    %u = pypto.tile.load %z[%off, %c0] : !pypto.tensor<64x64xf32> -> !pypto.tile<1x64xf32, vec>
-    %e = pypto.tile.read %u[%c0, %c0] : !pypto.tile<1x64xf32, vec>
-    %s = arith.addf %acc, %e : f32
-    pypto.yield %s : f32
-  }
-  func.return %r : f32
-}
-""",
-    {},
-)
 LOADS_FIRST = GeneratedKernel(
     # Eight stages, queue depth 2: with all eight loads first, the dispatcher
     # stalls on the load queue before it reaches the first add.

@@ -8,7 +8,7 @@ another.
 from __future__ import annotations
 
 import pytest
-from test_timeline import add_one
+from helpers import add_one
 
 from passes.analysis.shape import Shape, Shapes
 from pypto_dialect.checked import parse_module

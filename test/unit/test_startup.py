@@ -3,7 +3,7 @@ The tools import only what they use, so that they start at once: `--help`
 loads no numpy, interpreter, frontend or pass; a kernel run loads neither
 `ml_dtypes` (unless a narrow float needs it) nor the interpreters of xDSL
 it does not use. Each case runs a tool in a fresh process and reads its
-`sys.modules`; nothing is timed (`python -m bench.startup` times them).
+`sys.modules`; nothing is timed (`python -m bench startup` times them).
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import add_one
 from ir_integrity import check_integrity
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
@@ -57,25 +58,6 @@ def unit_costs(queue_depth: int = 8, sync_latency: float = 0) -> CostModel:
         "capacities": dict.fromkeys(map(str, MemorySpace), 1 << 20),
     }
     return parse_costs(json.dumps(table), "unit")
-
-
-def add_one(stages: int) -> str:
-    return f"""
-func.func @add_one(%x: !pypto.tensor<1024xf32>, %out: !pypto.tensor<1024xf32>) {{
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  %c128 = arith.constant 128 : index
-  %one = arith.constant 1.0 : f32
-  pypto.pipeline %i = %c0 to %c8 step %c1 stages {stages} {{
-    %off = arith.muli %i, %c128 : index
-    %t = pypto.tile.load %x[%off] : !pypto.tensor<1024xf32> -> !pypto.tile<128xf32, vec>
-    %y = pypto.tile.adds %t, %one : !pypto.tile<128xf32, vec>, f32
-    pypto.tile.store %y, %out[%off] : !pypto.tile<128xf32, vec>, !pypto.tensor<1024xf32>
-  }}
-  func.return
-}}
-"""
 
 
 def report(text: str, passes: str | None, model: CostModel) -> LoopReport:

@@ -97,7 +97,9 @@ def test_a_rotation_waits_for_the_readers_f_iterations_back():
                 timeline.starts[n][index[LoadOp]]
                 >= timeline.ends[n - slots][index[ExpOp]]
             )
-        # The load runs ahead of the exp by the slots: VECTOR-bound.
+        # The load runs ahead of the exp by the slots: VECTOR-bound. A tile is
+        # 64 x 64 f32 = 16,384 bytes; at VECTOR's 16 bytes a cycle (`costs`),
+        # exp 1,024 and row_sum 1,024: 2,048 (the load, at 64, takes 256).
         assert timeline.time_per_iteration == 2048.0
 
 

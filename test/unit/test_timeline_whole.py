@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-from kernel_strategies import GeneratedKernel, kernels
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 
+from bench.kernels.strategies import GeneratedKernel, kernels
 from passes.schedule import timeline
 from passes.schedule.advisor import loop_figures
 from passes.schedule.engines import (

@@ -30,9 +30,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
-from kernel_emitter import LoopVar, Scope
-from kernel_statements import StatementBuilder
-from kernel_vocabulary import (
+
+from bench.kernels.emitter import LoopVar, Scope
+from bench.kernels.statements import StatementBuilder
+from bench.kernels.vocabulary import (
     ACC_TILE,
     F32,
     INDEX,

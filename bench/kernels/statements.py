@@ -5,8 +5,8 @@ math, element reads and writes, matmul paths, cross-core push/pop and `scf.if`.
 
 from __future__ import annotations
 
-from kernel_emitter import KernelEmitter, Scope, Terms
-from kernel_vocabulary import (
+from bench.kernels.emitter import KernelEmitter, Scope, Terms
+from bench.kernels.vocabulary import (
     A_LEFT,
     A_MAT,
     A_TENSOR,

@@ -1,5 +1,5 @@
 """
-The vocabulary of the generated kernels (`kernel_strategies.kernels()`): the
+The vocabulary of the generated kernels (`bench.kernels.strategies.kernels()`): the
 tensor and tile types, the op names drawn from, the cross-core channels, and
 `FEATURES`, every feature a kernel can report.
 """

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from hypothesis import strategies as st
-from kernel_vocabulary import FLOAT_CONSTANTS, ROWS, TILE_ROWS
+
+from bench.kernels.vocabulary import FLOAT_CONSTANTS, ROWS, TILE_ROWS
 
 
 @dataclass(frozen=True)
