@@ -1,0 +1,1 @@
+"""Rewrite mechanisms of the passes, each knowing nothing of a pass's policy."""
