@@ -177,17 +177,30 @@ def skew_depth(asked: int, trip: int, step: int) -> int:
     )
 
 
-def _static_bounds(op: PipelineOp) -> tuple[int, int, int] | None:
-    """The lower bound, trip count and step of `op`, if constants; a bad step fails."""
+def _is_cross_core(op: PipelineOp) -> bool:
+    """Whether the top level of `op`'s body both pushes and pops."""
+    body = block_ops(op.body.block)
+    return any(isinstance(o, TPushOp) for o in body) and any(
+        isinstance(o, TPopOp) for o in body
+    )
+
+
+def _check(op: PipelineOp) -> None:
+    """Fail unless the constant bounds of a cross-core `op` fit `index` and its step is positive."""
     numbers = [constant_int(v) for v in (op.lb, op.ub, op.step)]
     for number, what in zip(
         numbers, ("lower bound", "upper bound", "step"), strict=True
     ):
         if number is not None and (misfit := index_misfit(number)) is not None:
             fail(op, f"the {what} {integer_text(number)} {misfit}")
-    lb, ub, step = numbers
+    step = numbers[2]
     if step is not None and step <= 0:
         fail(op, f"the step must be positive, got {integer_text(step)}")
+
+
+def _static_bounds(op: PipelineOp) -> tuple[int, int, int] | None:
+    """The lower bound, trip count and step of `op` (`_check`ed), if constants."""
+    lb, ub, step = (constant_int(v) for v in (op.lb, op.ub, op.step))
     if lb is None or ub is None or step is None:
         return None
     return lb, max(0, -((lb - ub) // step)), step
@@ -395,6 +408,9 @@ class SkewCrossCorePipelinePass(ModulePass):
         names = printed_names(op) if self.explain else {}
         seen: list[_Seen] | None = [] if self.explain else None
         with collector_paused():  # see passes.collector
+            for loop in op.walk():
+                if isinstance(loop, PipelineOp) and _is_cross_core(loop):
+                    _check(loop)
             for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
                 pattern = SkewCrossCorePattern(function.sym_name.data, names, seen)
                 PatternRewriteWalker(
