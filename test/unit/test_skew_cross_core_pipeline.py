@@ -235,5 +235,7 @@ def test_bound_beyond_index_fails() -> None:
     assert pipeline.parent is not None
     pipeline.parent.insert_op_before(big, pipeline)
     pipeline.operands[1] = big.result
-    with pytest.raises(PassFailedException, match="the upper bound 9223372036854775808"):
+    with pytest.raises(
+        PassFailedException, match="the upper bound 9223372036854775808"
+    ):
         skew(module)
