@@ -1,7 +1,7 @@
 """
-The pypto-dialect passes: `skew-cross-core-pipeline`, `lower-pipeline-to-slots`, `lower-pipeline-loops`,
-`canonicalize-io-order`, and `pipeline-report` (prints the modelled schedule
-of pipeline loops).
+The pypto-dialect passes: `skew-cross-core-pipeline`, `lower-pipeline-to-slots`,
+`lower-pipeline-loops`, `canonicalize-io-order`, and `pipeline-report` (prints
+the modelled schedule of pipeline loops).
 """
 
 from collections.abc import Callable

@@ -400,7 +400,7 @@ class SkewCrossCorePipelinePass(ModulePass):
     explain: bool = False
     """
     Print to stderr, per pipeline, whether it was skewed (at which depth),
-    demoted (and why) or left alone (values named by their hints).
+    demoted (and why) or left alone (values named as the input names them).
     """
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
