@@ -41,7 +41,7 @@ func.func @vec() {
   %s = pypto.tile.tpop_from_aic : !pypto.tile<8x8xf32, vec>
   func.return
 }
-// CHECK:      %s = "pypto.tile.tpop_from_aic"
+// CHECK:      %s = "pypto.tile.tpop_from_aic"() : () -> !pypto.tile<8x8xf32, vec>
 // CHECK-NEXT: ^
 // CHECK-NEXT: | pops !pypto.tile<8x8xf32, vec>, but @cube pushes only !pypto.tile<4x8xf32, vec> on aic_to_aiv
 
