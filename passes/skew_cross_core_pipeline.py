@@ -36,6 +36,7 @@ from passes.explain import printed_name, printed_names
 from passes.mechanisms.skew import Skew, skew_loop
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.constants import constant_int
+from pypto_dialect.cores import declared_fifo_depths
 from pypto_dialect.effects import CrossCoreChannel
 from pypto_dialect.numbers import INDEX_MAX, index_misfit, integer_text
 from pypto_dialect.pipeline import PipelineOp
@@ -91,6 +92,8 @@ class SkewCrossCorePattern(RewritePattern):
     """The names of the values in the input, when `explain` asks for them."""
     seen: list[_Seen] | None = None
     """Per pipeline, what was done, when `explain` asks for it."""
+    fifo_depth: int | None = None
+    """The depth of the FIFOs of the function's core group, if it declares one."""
     next_group: dict[Operation | None, int] = field(
         default_factory=dict[Operation | None, int]
     )
@@ -136,13 +139,15 @@ class SkewCrossCorePattern(RewritePattern):
         if conflict is not None:
             return self._demote(op, rewriter, conflict)
         asked = max(2, op.num_stages - 1)
-        depth = skew_depth(asked, trip, step)
+        allowed = asked if self.fifo_depth is None else min(asked, self.fifo_depth)
+        depth = skew_depth(allowed, trip, step)
         skew = Skew(produce, consume, depth, lb, trip, step)
         group = self._take_group(op)
         skew_loop(op, skew, rewriter, lambda stage, ops: _tag(ops, group, stage))
+        capped = f", FIFO depth {self.fifo_depth}" if allowed < asked else ""
         return Decision(
             "skewed",
-            f"depth {depth} (asked {asked}, trip {trip}): {len(produce)} op(s) "
+            f"depth {depth} (asked {asked}{capped}, trip {trip}): {len(produce)} op(s) "
             f"produce, {len(consume)} consume",
         )
 
@@ -411,8 +416,11 @@ class SkewCrossCorePipelinePass(ModulePass):
             for loop in op.walk():
                 if isinstance(loop, PipelineOp) and _is_cross_core(loop):
                     _check(loop)
+            depths = declared_fifo_depths(op)
             for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
-                pattern = SkewCrossCorePattern(function.sym_name.data, names, seen)
+                pattern = SkewCrossCorePattern(
+                    function.sym_name.data, names, seen, depths.get(function)
+                )
                 PatternRewriteWalker(
                     pattern, apply_recursively=False, walk_regions_first=True
                 ).rewrite_region(function.body)

@@ -67,6 +67,29 @@ def core_groups(module: ModuleOp) -> list[CoreGroup]:
     return groups
 
 
+def declared_fifo_depths(module: ModuleOp) -> dict[func.FuncOp, int]:
+    """
+    The FIFO depth of each kernel of a well-formed group declaration (the
+    cube kernel and its vector kernel), unchecked otherwise: for passes,
+    which run before the tools' verifier sees a group.
+    """
+    depths: dict[func.FuncOp, int] = {}
+    for cube in module.ops:
+        if not isinstance(cube, func.FuncOp):
+            continue
+        name, depth = (
+            cube.attributes.get(VECTOR_KERNEL),
+            cube.attributes.get(FIFO_DEPTH),
+        )
+        if not isinstance(name, SymbolRefAttr) or not isinstance(depth, IntegerAttr):
+            continue
+        vector = SymbolTable.lookup_symbol(module, name)
+        depths[cube] = depth.value.data
+        if isinstance(vector, func.FuncOp):
+            depths[vector] = depth.value.data
+    return depths
+
+
 def _group(module: ModuleOp, cube: func.FuncOp) -> CoreGroup:
     name = cube.attributes[VECTOR_KERNEL]
     if not isinstance(name, SymbolRefAttr) or name.nested_references.data:
