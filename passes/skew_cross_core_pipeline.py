@@ -94,6 +94,8 @@ class SkewCrossCorePattern(RewritePattern):
     """Per pipeline, what was done, when `explain` asks for it."""
     fifo_depth: int | None = None
     """The depth of the FIFOs of the function's core group, if it declares one."""
+    dynamic: bool = False
+    """Skew loops whose bounds are values, under a runtime guard."""
     next_group: dict[Operation | None, int] = field(
         default_factory=dict[Operation | None, int]
     )
@@ -116,13 +118,13 @@ class SkewCrossCorePattern(RewritePattern):
             )
         if op.num_stages == 1:
             return self._demote(op, rewriter, "stages 1: nothing to skew")
+        step = constant_int(op.step)
         bounds = _static_bounds(op)
-        if bounds is None:
+        if step is None or (bounds is None and not self.dynamic):
             return self._demote(op, rewriter, "its bounds are not constants")
-        lb, trip, step = bounds
-        if trip < 2:
+        if bounds is not None and bounds[1] < 2:
             return self._demote(
-                op, rewriter, f"{trip} iteration(s): nothing to overlap"
+                op, rewriter, f"{bounds[1]} iteration(s): nothing to overlap"
             )
         halves = _halves(op, body, self.names)
         if isinstance(halves, str):
@@ -140,14 +142,20 @@ class SkewCrossCorePattern(RewritePattern):
             return self._demote(op, rewriter, conflict)
         asked = max(2, op.num_stages - 1)
         allowed = asked if self.fifo_depth is None else min(asked, self.fifo_depth)
-        depth = skew_depth(allowed, trip, step)
-        skew = Skew(produce, consume, depth, lb, trip, step)
+        if bounds is None:
+            depth = guarded_depth(allowed, step)
+            trip = "guarded: trip >= 2*depth and a multiple of depth, else sequential"
+        else:
+            depth = skew_depth(allowed, bounds[1], step)
+            trip = f"trip {bounds[1]}"
+        lb_trip = None if bounds is None else (bounds[0], bounds[1])
+        skew = Skew(produce, consume, depth, step, lb_trip)
         group = self._take_group(op)
         skew_loop(op, skew, rewriter, lambda stage, ops: _tag(ops, group, stage))
         capped = f", FIFO depth {self.fifo_depth}" if allowed < asked else ""
         return Decision(
             "skewed",
-            f"depth {depth} (asked {asked}{capped}, trip {trip}): {len(produce)} op(s) "
+            f"depth {depth} (asked {asked}{capped}, {trip}): {len(produce)} op(s) "
             f"produce, {len(consume)} consume",
         )
 
@@ -165,6 +173,11 @@ class SkewCrossCorePattern(RewritePattern):
         group = self.next_group.get(scope, SKEW_GROUP_BASE)
         self.next_group[scope] = group + 1
         return group
+
+
+def guarded_depth(asked: int, step: int) -> int:
+    """The largest depth D <= `asked` whose guard's `(2*D - 1)*step` fits in `index`."""
+    return next((d for d in range(asked, 1, -1) if (2 * d - 1) * step <= INDEX_MAX), 1)
 
 
 def skew_depth(asked: int, trip: int, step: int) -> int:
@@ -402,6 +415,13 @@ class SkewCrossCorePipelinePass(ModulePass):
 
     name = "skew-cross-core-pipeline"
 
+    dynamic: bool = False
+    """
+    Also skew the loops whose bounds are values (ours, not PyPTO's): under an
+    `scf.if` that runs the skew when the trip count is at least 2*D and a
+    multiple of D, and the loop as it was otherwise.
+    """
+
     explain: bool = False
     """
     Print to stderr, per pipeline, whether it was skewed (at which depth),
@@ -419,7 +439,11 @@ class SkewCrossCorePipelinePass(ModulePass):
             depths = declared_fifo_depths(op)
             for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
                 pattern = SkewCrossCorePattern(
-                    function.sym_name.data, names, seen, depths.get(function)
+                    function.sym_name.data,
+                    names,
+                    seen,
+                    depths.get(function),
+                    self.dynamic,
                 )
                 PatternRewriteWalker(
                     pattern, apply_recursively=False, walk_regions_first=True

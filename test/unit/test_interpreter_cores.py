@@ -157,13 +157,14 @@ def assert_same(before: GroupRun, after: GroupRun) -> None:
     assert before.channels.keys() == after.channels.keys()
 
 
-@given(pairs(), st.integers(0, 2**16))
+@given(pairs(), st.integers(0, 2**16), st.booleans())
 # Depth 3 asked, FIFOs of 2: the skew must stay within the FIFO's depth.
-@example(Pair(4, 1, 0, 6, 1, 1, 2, False, False), 0)
-def test_skewed_pairs_match_unskewed(pair: Pair, seed: int) -> None:
+@example(Pair(4, 1, 0, 6, 1, 1, 2, False, False), 0, False)
+@example(Pair(4, 1, 0, 6, 1, 1, 2, False, True), 0, True)
+def test_skewed_pairs_match_unskewed(pair: Pair, seed: int, dynamic: bool) -> None:
     before = run(pair, parse(pair.text()), seed)
     module = parse(pair.text())
-    SkewCrossCorePipelinePass().apply(pypto_context(), module)
+    SkewCrossCorePipelinePass(dynamic=dynamic).apply(pypto_context(), module)
     verify_module(module)
     assert not any(isinstance(op, PipelineOp) for op in module.walk())
     assert_same(before, run(pair, module, seed))
@@ -222,7 +223,7 @@ def test_skewing_only_the_lead_message_is_caught(trip: int) -> None:
     (loop,) = [op for op in cube.walk() if isinstance(op, PipelineOp)]
     body = block_ops(loop.body.block)[:-1]
     lead = 4  # %row, %qa, %p0, the first push
-    skew = Skew(body[:lead], body[lead:], 1, 0, trip, 1)
+    skew = Skew(body[:lead], body[lead:], 1, 1, (0, trip))
     skew_loop(loop, skew, PatternRewriter(loop), lambda _, __: None)
     verify_module(module)
     try:

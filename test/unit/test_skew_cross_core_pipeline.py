@@ -143,11 +143,15 @@ def parse(text: str) -> ModuleOp:
     return module
 
 
-def skew(module: ModuleOp) -> str:
+def skew(module: ModuleOp, *, dynamic: bool = False) -> str:
     """Apply the pass with `explain` (checked); what it printed."""
     stderr = StringIO()
     with redirect_stderr(stderr):
-        apply_checked(SkewCrossCorePipelinePass(explain=True), pypto_context(), module)
+        apply_checked(
+            SkewCrossCorePipelinePass(dynamic=dynamic, explain=True),
+            pypto_context(),
+            module,
+        )
     return stderr.getvalue()
 
 
@@ -162,18 +166,19 @@ def run(loop: CrossCoreLoop, module: ModuleOp, seed: int) -> KernelRun:
     return run_kernel(module, "k", args, channels={loop.popped_channel: peer})
 
 
-@given(loops(), st.integers(0, 2**16))
-def test_results_and_fifo_order_kept(loop: CrossCoreLoop, seed: int) -> None:
+@given(loops(), st.integers(0, 2**16), st.booleans())
+def test_results_and_fifo_order_kept(
+    loop: CrossCoreLoop, seed: int, dynamic: bool
+) -> None:
     before = run(loop, parse(loop.text()), seed)
     module = parse(loop.text())
-    explained = skew(module)
+    explained = skew(module, dynamic=dynamic)
     assert not any(isinstance(op, PipelineOp) for op in module.walk())
     after = run(loop, module, seed)
     assert compare_runs(before, after) == []
     skewable = (
         loop.stages > 1
-        and not loop.dynamic
-        and loop.trip >= 2
+        and (dynamic if loop.dynamic else loop.trip >= 2)
         and loop.round_trips == 1
         and not loop.consumer
     )
