@@ -142,26 +142,16 @@ class _Fifos:
 
     def push(self, role: str, kernel: str, op: TPushOp, value: Array) -> None:
         queue = self.queues[op.channel.direction]
+        what = f"room in the full {op.channel.direction} FIFO (depth {self.depth})"
         with self.condition:
-            self._wait(
-                role,
-                kernel,
-                op,
-                lambda: len(queue) < self.depth,
-                f"room in the full {op.channel.direction} FIFO (depth {self.depth})",
-            )
+            self._wait(role, kernel, op, lambda: len(queue) < self.depth, what)
             queue.append(value)
 
     def pop(self, role: str, kernel: str, op: TPopOp) -> Array:
         queue = self.queues[op.channel.direction]
+        what = f"a tile in the empty {op.channel.direction} FIFO"
         with self.condition:
-            self._wait(
-                role,
-                kernel,
-                op,
-                lambda: bool(queue),
-                f"a tile in the empty {op.channel.direction} FIFO",
-            )
+            self._wait(role, kernel, op, lambda: bool(queue), what)
             return queue.popleft()
 
     def _wait(
