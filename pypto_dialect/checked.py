@@ -43,6 +43,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRToken, MLIRTokenKind
 
+from pypto_dialect.cores import core_groups
 from pypto_dialect.dominance import DominanceWalk
 from pypto_dialect.numbers import index_misfit, integer_text
 from pypto_dialect.pipeline import body_dominance_checked_by_caller
@@ -226,9 +227,10 @@ def verify_module(root: Operation) -> None:
     ill-typed property its verifier reads, say) raised as a
     `VerifyException` located at the op; then what xDSL does not check,
     located at the op: `index` constants fit in 64 bits (`index_misfit`),
-    each region of an `scf.if` yields its result types, and every use is
+    each region of an `scf.if` yields its result types, every use is
     dominated by its definition (`DominanceWalk`; the pipelines' own check
-    of their bodies is then redundant: skipped).
+    of their bodies is then redundant: skipped), and the kernels that run
+    together are declared right (`cores.core_groups`).
     """
     with body_dominance_checked_by_caller():
         _verify_ops(root)
@@ -241,6 +243,8 @@ def verify_module(root: Operation) -> None:
     if violation is not None:
         message = violation.describe()
         violation.op.emit_error(message, VerifyException(message))
+    if isinstance(root, ModuleOp):
+        core_groups(root)
 
 
 def _verify_if_yields(op: scf.IfOp) -> None:

@@ -75,15 +75,18 @@ class _Call:
         node = self.arguments.keyword("target_memory")
         return default if node is None else self.b.reader.memory_space(node)
 
-    def split(self) -> None:
-        """`split=0`, the only split the IR models (absent means 0)."""
+    def split(self) -> int:
+        """`split=<code>`, one of PyPTO's split codes (absent means 0)."""
         node = self.arguments.keyword("split")
-        if node is not None and not (
+        if node is None:
+            return 0
+        if not (
             isinstance(node, ast.Constant)
             and type(node.value) is int
-            and node.value == 0
+            and node.value in tile.SPLIT_CODES
         ):
-            self.b.fail(node, "only split=0 is supported")
+            self.b.fail(node, "split must be an integer literal from 0 to 4")
+        return node.value
 
     def annotated_tile(self) -> TileType | OpenTile | None:
         """The assignment's annotation, when it is a tile."""
@@ -251,13 +254,13 @@ def _full(c: _Call) -> Operation:
 
 def _push(c: _Call) -> Operation:
     (arg,) = c.positional(1)
-    c.split()
-    return c.op()(c.b.tile(arg))
+    split = c.split()
+    return c.op()(c.b.tile(arg), split)
 
 
 def _pop(c: _Call) -> Operation:
     c.positional(0)
-    c.split()
+    split = c.split()
     annotated = c.annotated_tile()
     if annotated is None:
         c.b.fail(
@@ -270,7 +273,7 @@ def _pop(c: _Call) -> Operation:
         if isinstance(annotated, OpenTile)
         else annotated
     )
-    return c.op()(result)
+    return c.op()(result, split)
 
 
 _READERS: dict[CallKind, Callable[[_Call], Operation]] = {

@@ -251,7 +251,9 @@ class FunctionPrinter:
                 and isinstance(attr, MembershipAttr)
             ):
                 continue
-            if name == "fastmath":
+            if name == "fastmath" or (
+                name == "split" and isinstance(op, tile.ChannelOp)
+            ):
                 continue
             fail(op, f"the attribute {name} has no PyPTO form here")
         attr = op.attributes.get(MEMBERSHIP_ATTR_NAME)

@@ -140,8 +140,8 @@ _ALLOCATE = (
 """`pl.tile.create(...)` without its closing parenthesis (keywords may follow)."""
 
 
-def _channel(p: FunctionPrinter, op: Operation) -> list[str]:
-    return [*_operands(p, op), "split=0"]
+def _channel(p: FunctionPrinter, op: tile.ChannelOp) -> list[str]:
+    return [*_operands(p, op), f"split={op.split}"]
 
 
 _TILE_ARGUMENTS: dict[CallKind, Callable[[FunctionPrinter, Any], list[str]]] = {

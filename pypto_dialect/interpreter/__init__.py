@@ -6,7 +6,8 @@ xDSL's `func` and `builtin` implementations, and `arith` / `scf` ones extended
 with the scalar ops xDSL lacks and with checked loop steps, it runs whole
 kernels. `run_kernel` is the entry point of `pypto-run` and of the
 differential tests, `random_inputs` makes deterministic inputs and
-`compare_runs` checks that two runs are bit-identical. `docs/interpreter.md`
+`compare_runs` checks that two runs are bit-identical. `run_group` runs a
+cube kernel and its vector kernel together (`cores.py`). `docs/interpreter.md`
 states the semantics of every op as executed and lists the modules.
 """
 
@@ -16,6 +17,7 @@ from pypto_dialect.interpreter.compare import (
     compare_runs,
     describe_difference,
 )
+from pypto_dialect.interpreter.cores import GroupRun, find_group, run_group
 from pypto_dialect.interpreter.elements import (
     Array,
     convert,
@@ -49,6 +51,7 @@ __all__ = [
     "RANDOM_INDEX_RANGE",
     "RANDOM_INT_RANGE",
     "Array",
+    "GroupRun",
     "KernelArg",
     "KernelRun",
     "PyPTOArithFunctions",
@@ -60,6 +63,7 @@ __all__ = [
     "compare_runs",
     "convert",
     "describe_difference",
+    "find_group",
     "find_kernel",
     "integer_scalar",
     "kernel_interpreter",
@@ -67,6 +71,7 @@ __all__ = [
     "numpy_dtype",
     "parameter_names",
     "random_inputs",
+    "run_group",
     "run_kernel",
     "shaped_type_name",
 ]

@@ -42,7 +42,12 @@ from pypto_dialect.interpreter.elements import (
     is_float,
     numpy_dtype,
 )
-from pypto_dialect.interpreter.pypto import CHANNELS, PyPTOFunctions
+from pypto_dialect.interpreter.pypto import (
+    CHANNELS,
+    ChannelEnds,
+    LocalChannels,
+    PyPTOFunctions,
+)
 from pypto_dialect.interpreter.scf import (
     ITERATIONS_LEFT,
     PyPTOCfFunctions,
@@ -201,6 +206,7 @@ def run_kernel(
     args: Mapping[str, KernelArg],
     *,
     channels: Mapping[ChannelDirection, Sequence[Array]] | None = None,
+    channel_ends: ChannelEnds | None = None,
     listeners: Sequence[Interpreter.Listener] = (),
     max_iterations: int = DEFAULT_MAX_ITERATIONS,
     max_elements: int = DEFAULT_MAX_ELEMENTS,
@@ -210,6 +216,8 @@ def run_kernel(
     arrays of the exact shape and dtype for tensors and tiles, numbers for
     scalars. Tensors are copied in, so the caller's arrays are not modified.
     `channels` holds tiles waiting in cross-core channels before the run;
+    `channel_ends`, instead, what the pushes and pops reach (another core's
+    ends, `cores.py`: the run's `channels` is then empty);
     `listeners` observe every op the interpreter runs; the loops of the run
     may iterate (and its branches be taken) `max_iterations` times in all; no
     tensor or tile of the kernel, or of a function it calls, may hold more
@@ -232,7 +240,11 @@ def run_kernel(
         for direction in ChannelDirection
     }
     interpreter = kernel_interpreter(module, listeners)
-    interpreter.set_data(PyPTOFunctions, CHANNELS, queues)
+    interpreter.set_data(
+        PyPTOFunctions,
+        CHANNELS,
+        LocalChannels(queues) if channel_ends is None else channel_ends,
+    )
     interpreter.set_data(PyPTOScfFunctions, ITERATIONS_LEFT, max_iterations)
     try:
         with np.errstate(all="ignore"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 from xdsl.interpreter import (
@@ -236,32 +236,59 @@ def _matmul(acc: Array | None, lhs: Array, rhs: Array, dtype: np.dtype[Any]) -> 
 # --------------------------------------------------------------------------- #
 
 CHANNELS = "channels"
-"""Key of the cross-core channel queues in the interpreter's data."""
+"""Key of the cross-core channel ends (`ChannelEnds`) in the interpreter's data."""
 
 Channels: TypeAlias = dict[ChannelDirection, deque[Array]]
 
 
-def _channels(interpreter: Interpreter) -> Channels:
+class ChannelEnds(Protocol):
+    """What a core's pushes and pops reach: its ends of the cross-core channels."""
+
+    def push(self, op: tile.TPushOp, value: Array) -> None:
+        """Send `value` down `op`'s channel."""
+        ...
+
+    def pop(self, op: tile.TPopOp) -> Array:
+        """The oldest tile of `op`'s channel, taken out."""
+        ...
+
+
+class LocalChannels:
+    """The channels of a core run alone: unbounded FIFOs, popping an empty one an error."""
+
+    def __init__(self, queues: Channels):
+        self.queues = queues
+
+    def push(self, op: tile.TPushOp, value: Array) -> None:
+        self.queues[op.channel.direction].append(value)
+
+    def pop(self, op: tile.TPopOp) -> Array:
+        queue = self.queues[op.channel.direction]
+        if not queue:
+            raise InterpretationError(
+                f"{op.name}: the {op.channel.direction} channel is empty"
+            )
+        return queue.popleft()
+
+
+def _channels(interpreter: Interpreter) -> ChannelEnds:
     return interpreter.get_data(
-        PyPTOFunctions, CHANNELS, lambda: {d: deque[Array]() for d in ChannelDirection}
+        PyPTOFunctions,
+        CHANNELS,
+        lambda: LocalChannels({d: deque[Array]() for d in ChannelDirection}),
     )
 
 
 def _push(
     interpreter: Interpreter, op: tile.TPushOp, args: PythonValues
 ) -> PythonValues:
-    _channels(interpreter)[op.channel.direction].append(args[0])
+    _channels(interpreter).push(op, args[0])
     return ()
 
 
 def _pop(interpreter: Interpreter, op: tile.TPopOp, args: PythonValues) -> PythonValues:
     """Take the oldest tile of the channel; it must have the result's type."""
-    queue = _channels(interpreter)[op.channel.direction]
-    if not queue:
-        raise InterpretationError(
-            f"{op.name}: the {op.channel.direction} channel is empty"
-        )
-    value = queue.popleft()
+    value = _channels(interpreter).pop(op)
     result_type = _tile_type(op)
     expected = (result_type.get_shape(), numpy_dtype(result_type.element_type))
     if (value.shape, value.dtype) != expected:

@@ -13,6 +13,8 @@ here; `TILE_OPS` lists them in the dialect's order.
 from xdsl.irdl import IRDLOperation
 
 from pypto_dialect.tile.cross_core import (
+    SPLIT_CODES,
+    ChannelOp,
     TPopFromAicOp,
     TPopFromAivOp,
     TPopOp,
@@ -68,11 +70,13 @@ from pypto_dialect.tile.rows import (
 )
 
 __all__ = [
+    "SPLIT_CODES",
     "TILE_OPS",
     "AbsOp",
     "AddOp",
     "AddsOp",
     "CastOp",
+    "ChannelOp",
     "DivOp",
     "DivsOp",
     "ElementwiseBinaryOp",

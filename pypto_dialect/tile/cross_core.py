@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from xdsl.dialects.builtin import I64, IntegerAttr
 from xdsl.ir import Operation, SSAValue
-from xdsl.irdl import operand_def, result_def, traits_def
+from xdsl.irdl import operand_def, opt_attr_def, result_def, traits_def
+from xdsl.utils.exceptions import VerifyException
 
 from pypto_dialect.effects import (
     ChannelDirection,
@@ -17,11 +19,36 @@ from pypto_dialect.fast_verify import pypto_op_definition
 from pypto_dialect.syntax import ResultSyntax, TileOpSyntax, TileSyntaxOp
 from pypto_dialect.types import TileType
 
+SPLIT_CODES = range(5)
+"""PyPTO's split codes: 0 none, 1 up-down, 2 left-right, 3 and 4 the same over an odd extent."""
 
-class TPushOp(TileSyntaxOp, CrossCoreChannelOp):
-    """`pypto.tile.tpush_to_<core> %t : tile`: send a tile to the other core type."""
+
+class ChannelOp(TileSyntaxOp, CrossCoreChannelOp):
+    """A push or a pop: its `split` attribute (absent means 0) and its channel."""
 
     DIRECTION: ClassVar[ChannelDirection]
+
+    split_attr = opt_attr_def(IntegerAttr[I64], attr_name="split")
+
+    @property
+    def split(self) -> int:
+        """How the vector cores divide the tile (PyPTO's split code)."""
+        return 0 if self.split_attr is None else self.split_attr.value.data
+
+    @property
+    def channel(self) -> CrossCoreChannel:
+        return CrossCoreChannel(self.DIRECTION)
+
+    def verify_(self) -> None:
+        if self.split not in SPLIT_CODES:
+            raise VerifyException(
+                f"split must be 0 (none), 1 (up-down), 2 (left-right), 3 or 4 "
+                f"(the same over an odd extent), got {self.split}"
+            )
+
+
+class TPushOp(ChannelOp):
+    """`pypto.tile.tpush_to_<core> %t : tile`: send a tile to the other core type."""
 
     tile = operand_def(TileType)
 
@@ -29,18 +56,12 @@ class TPushOp(TileSyntaxOp, CrossCoreChannelOp):
 
     SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(1, result=ResultSyntax.NONE)
 
-    def __init__(self, tile: SSAValue | Operation):
-        super().__init__(operands=[tile])
-
-    @property
-    def channel(self) -> CrossCoreChannel:
-        return CrossCoreChannel(self.DIRECTION)
+    def __init__(self, tile: SSAValue | Operation, split: int = 0):
+        super().__init__(operands=[tile], attributes=_split_attributes(split))
 
 
-class TPopOp(TileSyntaxOp, CrossCoreChannelOp):
+class TPopOp(ChannelOp):
     """`%t = pypto.tile.tpop_from_<core> : tile`: receive a tile from the other core type."""
-
-    DIRECTION: ClassVar[ChannelDirection]
 
     result = result_def(TileType)
 
@@ -48,12 +69,15 @@ class TPopOp(TileSyntaxOp, CrossCoreChannelOp):
 
     SYNTAX: ClassVar[TileOpSyntax] = TileOpSyntax(0)
 
-    def __init__(self, result_type: TileType):
-        super().__init__(result_types=[result_type])
+    def __init__(self, result_type: TileType, split: int = 0):
+        super().__init__(
+            result_types=[result_type], attributes=_split_attributes(split)
+        )
 
-    @property
-    def channel(self) -> CrossCoreChannel:
-        return CrossCoreChannel(self.DIRECTION)
+
+def _split_attributes(split: int) -> dict[str, IntegerAttr]:
+    """The attributes of a channel op of `split` (none for 0, the default)."""
+    return {"split": IntegerAttr(split, 64)} if split else {}
 
 
 @pypto_op_definition

@@ -8,6 +8,9 @@ A `.py` (or `.pypto`) file is a PyPTO program (`parse_pypto`); anything
 else is MLIR. The kernel runs on seeded random inputs (see `random_inputs`), or on the
 arrays of an `.npz` file (by parameter name; parameters it does not name stay
 random), and the tool prints one line per tensor parameter and per result.
+A cube kernel that names its vector kernel (`pypto.vector_kernel`) runs
+with it, on two cores (`run_group`; the vector kernel's inputs drawn with
+seed + 1), and both are printed.
 `--passes` runs the kernel again after the pass pipeline, on the same inputs,
 and exits with 1 unless every output is bit-identical. Problems are `error:`
 lines on stderr and exit code 1, never a traceback; any other exception is an
@@ -155,12 +158,7 @@ def _assignment(text: str) -> tuple[str, int]:
 def _run(options: argparse.Namespace, available_passes: PassFactories | None) -> int:
     from pypto_dialect.checked import verify_module
     from pypto_dialect.context import pypto_context
-    from pypto_dialect.interpreter import (
-        compare_runs,
-        find_kernel,
-        random_inputs,
-        run_kernel,
-    )
+    from pypto_dialect.interpreter import compare_runs, find_kernel, random_inputs
     from pypto_dialect.walks import walk_ops
 
     ctx = pypto_context()
@@ -178,20 +176,21 @@ def _run(options: argparse.Namespace, available_passes: PassFactories | None) ->
     with reported_diagnostics(source_name, op_spans, name_op=_names_its_op):
         verify_module(module)
         entry = (options.entry or _only_kernel(module, source_name)).removeprefix("@")
-        kernel = find_kernel(module, entry)
-        inputs = random_inputs(
-            kernel, options.seed, overrides, max_elements=options.max_elements
-        )
-        run = run_kernel(
-            module,
-            entry,
-            inputs,
-            max_iterations=options.max_iterations,
-            max_elements=options.max_elements,
-        )
-    print(_summary(entry, options, inputs, run))
+        kernels = _kernels(module, entry)
+        inputs = {
+            name: random_inputs(
+                find_kernel(module, name),
+                options.seed + index,
+                overrides,
+                max_elements=options.max_elements,
+            )
+            for index, name in enumerate(kernels)
+        }
+        runs = _execute(module, kernels, inputs, options)
+    for index, (name, run) in enumerate(runs.items()):
+        print(_summary(name, options, options.seed + index, inputs[name], run))
     if options.save is not None:
-        _save(options.save, run)
+        _save(options.save, runs)
     if pipeline is None:
         return 0
 
@@ -203,15 +202,13 @@ def _run(options: argparse.Namespace, available_passes: PassFactories | None) ->
     with reported_diagnostics(source_name, op_spans, context, name_op=_names_its_op):
         pipeline.apply(ctx, transformed)
         verify_module(transformed)
-        after = run_kernel(
-            transformed,
-            entry,
-            inputs,
-            max_iterations=options.max_iterations,
-            max_elements=options.max_elements,
-        )
-    differences = compare_runs(run, after)
-    outputs = len(run.outputs())
+        after = _execute(transformed, kernels, inputs, options)
+    differences = [
+        f"@{name}: {difference}" if len(runs) > 1 else difference
+        for name, run in runs.items()
+        for difference in compare_runs(run, after[name])
+    ]
+    outputs = sum(len(run.outputs()) for run in runs.values())
     if not differences:
         print(f"{context}: all {outputs} outputs bit-identical")
         return 0
@@ -219,6 +216,37 @@ def _run(options: argparse.Namespace, available_passes: PassFactories | None) ->
     for difference in differences:
         print(f"  {difference}")
     return 1
+
+
+def _kernels(module: ModuleOp, entry: str) -> list[str]:
+    """The kernels the run of `@entry` runs: it, and its vector kernel if it names one."""
+    from pypto_dialect.cores import VECTOR_KERNEL
+    from pypto_dialect.interpreter import find_group, find_kernel
+
+    if VECTOR_KERNEL not in find_kernel(module, entry).attributes:
+        return [entry]
+    return [entry, find_group(module, entry).vector.sym_name.data]
+
+
+def _execute(
+    module: ModuleOp,
+    kernels: Sequence[str],
+    inputs: Mapping[str, Mapping[str, KernelArg]],
+    options: argparse.Namespace,
+) -> dict[str, KernelRun]:
+    """Run the kernel, or the cube kernel and its vector kernel together."""
+    from pypto_dialect.interpreter import run_group, run_kernel
+
+    limits = {
+        "max_iterations": options.max_iterations,
+        "max_elements": options.max_elements,
+    }
+    if len(kernels) == 1:
+        (entry,) = kernels
+        return {entry: run_kernel(module, entry, inputs[entry], **limits)}
+    cube, vector = kernels
+    group = run_group(module, cube, inputs[cube], inputs[vector], **limits)
+    return {cube: group.cube, vector: group.vector}
 
 
 def _names_its_op(error: DiagnosticException) -> bool:
@@ -294,13 +322,19 @@ def _load_inputs(path: str) -> dict[str, Array]:
         raise ToolFailure(f"{path}: error: cannot read the inputs: {error}") from None
 
 
-def _save(path: str, run: KernelRun) -> None:
+def _save(path: str, runs: Mapping[str, KernelRun]) -> None:
+    """The outputs, by name (`kernel.name` when kernels run together)."""
     import numpy as np
 
+    outputs = {
+        name if len(runs) == 1 else f"{kernel}.{name}": array
+        for kernel, run in runs.items()
+        for name, array in run.outputs().items()
+    }
     # `np.savez(path, **outputs)` would clash with outputs named `file`.
     try:
         with zipfile.ZipFile(path, "w") as archive:
-            for name, array in run.outputs().items():
+            for name, array in outputs.items():
                 with archive.open(f"{name}.npy", "w") as member:
                     np.lib.format.write_array(member, array, allow_pickle=False)
     except OSError as error:
@@ -315,6 +349,7 @@ def _save(path: str, run: KernelRun) -> None:
 def _summary(
     entry: str,
     options: argparse.Namespace,
+    seed: int,
     inputs: Mapping[str, KernelArg],
     run: KernelRun,
 ) -> str:
@@ -336,7 +371,7 @@ def _summary(
         if name not in run.tensors
     )
     width = max((len(name) for name, _ in rows), default=0)
-    lines = [f"@{entry}: {source}seed {options.seed}"]
+    lines = [f"@{entry}: {source}seed {seed}"]
     lines.extend(f"  {name.ljust(width)}  {text}" for name, text in rows)
     return "\n".join(lines)
 

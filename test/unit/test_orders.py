@@ -22,9 +22,9 @@ from xdsl.utils.exceptions import PassFailedException
 from passes.analysis.graph import schedulable_ops
 from passes.canonicalize_io_order import SEARCH_BUDGET, CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.orders.body_model import BodyModel
 from passes.orders import costed as orders
 from passes.orders import modelled as order_modelled
+from passes.orders.body_model import BodyModel
 from passes.orders.engine import prefetch_distance
 from passes.schedule.engines import CostModel, default_costs, op_cost
 from passes.schedule.modulo import ModuloOp, modulo_schedule, resource_bound

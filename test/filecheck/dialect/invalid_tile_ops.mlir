@@ -609,6 +609,26 @@ func.func @tpush_not_a_tile(%x: !pypto.tensor<64xf32>) {
 
 // -----
 
+func.func @tpush_split_out_of_range(%t: !pypto.tile<16x64xf32, vec>) {
+  pypto.tile.tpush_to_aiv %t {split = 5 : i64} : !pypto.tile<16x64xf32, vec>
+  func.return
+}
+// CHECK:      "pypto.tile.tpush_to_aiv"(%t) {split = 5 : i64}
+// CHECK-NEXT: ^
+// CHECK-NEXT: | Operation does not verify: split must be 0 (none), 1 (up-down), 2 (left-right), 3 or 4 (the same over an odd extent), got 5
+
+// -----
+
+func.func @tpop_split_not_an_integer() {
+  %t = pypto.tile.tpop_from_aic {split = "up"} : !pypto.tile<16x64xf32, vec>
+  func.return
+}
+// CHECK:      %t = "pypto.tile.tpop_from_aic"() {split = "up"}
+// CHECK-NEXT: ^
+// CHECK-NEXT: | Operation does not verify: "up" should be of base attribute integer
+
+// -----
+
 func.func @tpop_not_a_tile() {
   %t = "pypto.tile.tpop_from_aiv"() : () -> f32
   func.return

@@ -166,6 +166,8 @@ func.func @cross_core(%t: !pypto.tile<16x64xf32, vec>) {
   pypto.tile.tpush_to_aic %t : !pypto.tile<16x64xf32, vec>
   %a = pypto.tile.tpop_from_aic : !pypto.tile<16x64xf32, vec>
   %b = pypto.tile.tpop_from_aiv {tag} : !pypto.tile<16x64xf32, vec>
+  pypto.tile.tpush_to_aiv %t {split = 1 : i64} : !pypto.tile<16x64xf32, vec>
+  %c = pypto.tile.tpop_from_aic {split = 4 : i64} : !pypto.tile<16x64xf32, vec>
   func.return
 }
 // CHECK-LABEL: func.func @cross_core(
@@ -174,3 +176,5 @@ func.func @cross_core(%t: !pypto.tile<16x64xf32, vec>) {
 // CHECK-NEXT:    pypto.tile.tpush_to_aic %[[T]] : !pypto.tile<16x64xf32, vec>
 // CHECK-NEXT:    %{{\w+}} = pypto.tile.tpop_from_aic : !pypto.tile<16x64xf32, vec>
 // CHECK-NEXT:    %{{\w+}} = pypto.tile.tpop_from_aiv {tag} : !pypto.tile<16x64xf32, vec>
+// CHECK-NEXT:    pypto.tile.tpush_to_aiv %[[T]] {split = 1 : i64} : !pypto.tile<16x64xf32, vec>
+// CHECK-NEXT:    %{{\w+}} = pypto.tile.tpop_from_aic {split = 4 : i64} : !pypto.tile<16x64xf32, vec>

@@ -6,10 +6,11 @@
 // RUN: pypto-opt --help | filecheck %s --check-prefix=HELP
 
 // CHECK:      pypto-dialect passes:
-// CHECK-NEXT:   canonicalize-io-order    Order the blocks of pipeline loops as loads first, then compute and stores
-// CHECK-NEXT:   lower-pipeline-loops     Unroll every `pypto.pipeline` of `stages F > 1` F times, tagging the copies
-// CHECK-NEXT:   lower-pipeline-to-slots  Rotate the loads of pipeline loops through slots, keeping one body
-// CHECK-NEXT:   pipeline-report          Print the modelled schedule of every pipeline loop to stderr; change nothing
+// CHECK-NEXT:   canonicalize-io-order     Order the blocks of pipeline loops as loads first, then compute and stores
+// CHECK-NEXT:   lower-pipeline-loops      Unroll every `pypto.pipeline` of `stages F > 1` F times, tagging the copies
+// CHECK-NEXT:   lower-pipeline-to-slots   Rotate the loads of pipeline loops through slots, keeping one body
+// CHECK-NEXT:   pipeline-report           Print the modelled schedule of every pipeline loop to stderr; change nothing
+// CHECK-NEXT:   skew-cross-core-pipeline  Skew cross-core pipeline loops: the producer runs ahead of the consumer
 // CHECK-EMPTY:
 // CHECK-NEXT: xdsl passes:
 // CHECK:        canonicalize {{ +}}Applies all canonicalization patterns
