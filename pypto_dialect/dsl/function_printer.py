@@ -322,7 +322,7 @@ class FunctionPrinter:
 def _written_buffers(function: func.FuncOp) -> dict[Operation, list[SSAValue]]:
     """Per op with regions: the tensor parameters stored to inside it, in order."""
     parameters = function.body.block
-    written: dict[Operation, list[SSAValue]] = {}
+    written: dict[Operation, dict[SSAValue, None]] = {}
     for op in walk_ops(function):
         for value in (*op.operands, *op.results):
             if isinstance(value.type, TensorType) and not (
@@ -335,10 +335,15 @@ def _written_buffers(function: func.FuncOp) -> dict[Operation, list[SSAValue]]:
                 )
         if not isinstance(op, tile.StoreOp):
             continue
+        dst = op.dst
         for around in ancestors(op):
-            buffers = written.setdefault(around, [])
-            if op.dst not in buffers:
-                buffers.append(op.dst)
-    for buffers in written.values():
-        buffers.sort(key=lambda arg: arg.index if isinstance(arg, BlockArgument) else 0)
-    return written
+            buffers = written.setdefault(around, {})
+            if dst in buffers:
+                break  # an earlier store put it in every op around this one too
+            buffers[dst] = None
+    return {
+        around: sorted(
+            buffers, key=lambda arg: arg.index if isinstance(arg, BlockArgument) else 0
+        )
+        for around, buffers in written.items()
+    }
