@@ -192,11 +192,18 @@ def floor_median(program: Program, repeat: int) -> float:
 
 
 def pypto_medians(
-    python: Path, texts: Sequence[Path], repeat: int, *, collect: bool = True
+    python: Path,
+    texts: Sequence[Path],
+    repeat: int,
+    *,
+    collect: bool = True,
+    child: str = _CHILD,
 ) -> list[dict[str, float]] | str:
     """
     PyPTO's medians per program, each pair of calls after a full collection
-    if `collect`, or why they cannot be measured.
+    if `collect`, or why they cannot be measured. `child` is the script the
+    interpreter runs (its arguments: the texts' paths as JSON, `repeat`,
+    `collect` or `warm`; it prints `{"medians": [...]}` or `{"unavailable": why}`).
     """
     if not python.exists():
         return f"{python} does not exist"
@@ -204,7 +211,7 @@ def pypto_medians(
         [
             str(python),
             "-c",
-            _CHILD,
+            child,
             json.dumps([str(t) for t in texts]),
             str(repeat),
             "collect" if collect else "warm",
