@@ -116,6 +116,11 @@ class FunctionPrinter:
         self.written = _written_buffers(function)
         self.folded: set[BindOp] = set()
         """The bindings printed on the annotation of the op computing their tile."""
+        self.type_texts: dict[int, tuple[Attribute, str]] = {}
+        """
+        Annotations by the identity of their type (copies share their types;
+        hashing a type costs a third of printing it), the type kept alive.
+        """
 
     def text(self) -> str:
         function = self.function
@@ -147,10 +152,15 @@ class FunctionPrinter:
         self.lines.append(INDENT * self.depth + line)
 
     def type_of(self, typ: Attribute, op: Operation) -> str:
+        known = self.type_texts.get(id(typ))
+        if known is not None:
+            return known[1]
         try:
-            return type_text(typ)
+            text = type_text(typ)
         except NoPyPTOForm as error:
             return fail(op, str(error))
+        self.type_texts[id(typ)] = (typ, text)
+        return text
 
     def dtype(self, typ: Attribute, op: Operation) -> str:
         try:
@@ -171,6 +181,10 @@ class FunctionPrinter:
         frontend gives back at this use (`typed`, else its literal's
         default), else a name (a constant gets an annotated statement).
         """
+        if not isinstance(value.type, TensorType):
+            named = self.value_names.get(value)  # never a constant's result
+            if named is not None:
+                return named
         owner = value.owner
         if isinstance(owner, arith.ConstantOp):
             literal = _literal(owner)
