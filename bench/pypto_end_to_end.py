@@ -5,8 +5,8 @@ PyPTO on the same programs.
     python -m bench.pypto_end_to_end [--pypto-python PATH] [--repeat N]
         [--first N] [--large] [--json FILE]
 
-The programs are those of `bench.pypto_compare` (`--large` adds two larger
-ones), as PyPTO text printed by our target. Ours, in this process:
+The programs are those of `bench.pypto_compare` (`--large` adds five with
+more items per body), as PyPTO text printed by our target. Ours, in this process:
 `parse_pypto`, `lower-pipeline-loops`, `canonicalize-io-order`,
 `print_pypto` (the `xdsl-opt -f pypto -p ... -t pypto` path), and beside
 them xDSL's MLIR parser and verifier on the same input module (what
@@ -89,11 +89,17 @@ print(json.dumps({"medians": medians}))
 
 
 def large_programs() -> list[Program]:
-    """Two larger programs: 128 items at F = 64 (static), 16 items at F = 16 (dynamic)."""
+    """
+    Five programs with more items per body (static bounds: 2F-1
+    iterations), up to 65,541 ops after lowering (static F=64, 128 items).
+    """
     return [
-        Program("static F=64, 128 items", items_module(128, 64, 127)),
-        Program("dynamic F=16, 16 items", items_module(16, 16, None)),
-    ]
+        Program(
+            f"static F={stages}, {items} items",
+            items_module(items, stages, 2 * stages - 1),
+        )
+        for items, stages in ((16, 2), (128, 8), (16, 64), (128, 64))
+    ] + [Program("dynamic F=16, 16 items", items_module(16, 16, None))]
 
 
 def our_medians(program: Program, repeat: int) -> dict[str, float]:
@@ -207,7 +213,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--first", type=int, help="only the first N programs (for a quick look)"
     )
     parser.add_argument(
-        "--large", action="store_true", help="add two larger programs (65k, 13k ops)"
+        "--large",
+        action="store_true",
+        help="add five programs with more items (up to 65,541 ops out)",
     )
     parser.add_argument("--json", type=Path, help="write every median to this file")
     args = parser.parse_args(argv)
