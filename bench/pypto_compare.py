@@ -61,7 +61,7 @@ no program above the second."""
 
 DEFAULT_PYPTO_PYTHON = Path("/tmp/pyptobuild/bin/python")
 
-_CHILD = """
+CHILD_PREAMBLE = """
 import gc, json, statistics, sys, time
 try:
     import pypto.language as pl
@@ -72,6 +72,15 @@ except Exception as error:  # any failure to import: nothing to measure
 paths, repeat = json.loads(sys.argv[1]), int(sys.argv[2])
 collect = sys.argv[3] == "collect"
 medians = []
+"""
+"""
+The start of a script for PyPTO's interpreter (`pypto_medians`): PyPTO
+imported (or why not), the arguments read, `medians` to fill and print.
+"""
+
+_CHILD = (
+    CHILD_PREAMBLE
+    + """
 for path in paths:
     text = open(path).read()
     samples = {"lower": [], "canonicalize": []}
@@ -90,6 +99,7 @@ for path in paths:
     medians.append({k: statistics.median(v) for k, v in samples.items()})
 print(json.dumps({"medians": medians}))
 """
+)
 """PyPTO's side, run by `--pypto-python`: the medians of both passes per program."""
 
 

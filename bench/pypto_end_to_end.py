@@ -37,7 +37,13 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from bench.cases import MAX_COPIES, Case, items_module, lowered_size
-from bench.pypto_compare import Program, geomean, programs, pypto_medians
+from bench.pypto_compare import (
+    CHILD_PREAMBLE,
+    Program,
+    geomean,
+    programs,
+    pypto_medians,
+)
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect.context import pypto_context
@@ -53,17 +59,10 @@ MLIR = ("mlir parse", "mlir print")
 TARGET_GEOMEAN, TARGET_WORST = 1.0, 2.0
 """Issue 41: ours over PyPTO's end to end, geomean and worst program."""
 
-CHILD = """
-import gc, json, statistics, sys, time
-try:
-    import pypto.language as pl
-    from pypto import ir, passes
-except Exception as error:  # any failure to import: nothing to measure
-    print(json.dumps({"unavailable": f"{type(error).__name__}: {error}"}))
-    sys.exit(0)
-paths, repeat = json.loads(sys.argv[1]), int(sys.argv[2])
-collect = sys.argv[3] == "collect"
-medians = []
+CHILD = (
+    CHILD_PREAMBLE
+    + """
+from pypto import ir
 for path in paths:
     text = open(path).read()
     samples = {"parse": [], "passes": [], "print": [], "total": []}
@@ -85,6 +84,7 @@ for path in paths:
     medians.append({k: statistics.median(v) for k, v in samples.items()})
 print(json.dumps({"medians": medians}))
 """
+)
 """PyPTO's side, run by `--pypto-python`: the medians of each stage per program."""
 
 
