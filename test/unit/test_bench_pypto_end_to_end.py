@@ -1,7 +1,8 @@
 """
 `bench.pypto_end_to_end`: our text-in, text-out stages beside xDSL's MLIR
 parser and printer, PyPTO's side in an interpreter of its own (here a stub
-`pypto` package) or skipped with a reason, and the report's ratios.
+`pypto` package) or skipped with a reason, and the report's ratios;
+`bench.print_scaling`'s table.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import pypto_end_to_end
+from bench import print_scaling, pypto_end_to_end
 from bench.pypto_compare import programs, pypto_medians
 from bench.pypto_end_to_end import STAGES, our_medians, report
 
@@ -112,3 +113,11 @@ def test_report_gives_ours_over_pypto_and_over_xdsl():
     assert "none above 2.0: met" in text
     assert "the passes' share of our time, all programs: 38%" in text  # 3 of 8 ms
     assert "ours over PyPTO" not in report(["a", "b"], [10, 20], ours, None)
+
+
+def test_print_scaling_gives_both_printers_per_op(capsys: pytest.CaptureFixture[str]):
+    print_scaling.main(["--items", "1", "2", "--repeat", "1"])
+    rows = [line.split(" | ") for line in capsys.readouterr().out.splitlines()[2:]]
+    assert [row[0] for row in rows] == ["| 1", "| 2"]
+    assert rows[0][5:] == ["1.00", "1.00 |"]  # the first module is the reference
+    assert float(rows[1][2]) > 0 and float(rows[1][3]) > 0
