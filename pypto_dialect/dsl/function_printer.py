@@ -116,6 +116,8 @@ class FunctionPrinter:
         self.written = _written_buffers(function)
         self.folded: set[BindOp] = set()
         """The bindings printed on the annotation of the op computing their tile."""
+        self.literals: dict[arith.ConstantOp, tuple[LiteralValue, str]] = {}
+        """Each constant's number and its text, checked once (constants have many uses)."""
         self.type_texts: dict[int, tuple[Attribute, str]] = {}
         """
         Annotations by the identity of their type (copies share their types;
@@ -187,9 +189,12 @@ class FunctionPrinter:
                 return named
         owner = value.owner
         if isinstance(owner, arith.ConstantOp):
-            literal = _literal(owner)
+            known = self.literals.get(owner)
+            if known is None:
+                literal = _literal(owner)
+                known = self.literals[owner] = (literal, _literal_text(literal))
+            literal, text = known
             expected = typed if typed is not None else default_literal_type(literal)
-            text = _literal_text(literal)
             if inline and value.type == expected:
                 return text
             name = self.names.new(value.name_hint, "c")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from functools import lru_cache
 
 from pypto_dialect.dsl.tables import MODULE_ALIAS
 from pypto_dialect.unique_names import UniqueNames
@@ -26,6 +27,7 @@ def is_python_name(name: str) -> bool:
     return name.isidentifier() and not keyword.iskeyword(name)
 
 
+@lru_cache(maxsize=4096)  # a program repeats a few hints many times
 def python_base(hint: str | None, fallback: str) -> str:
     """A valid Python identifier, without a `_<n>` suffix, for `hint`."""
     base = _SUFFIX.sub("", _INVALID.sub("_", hint or ""))
