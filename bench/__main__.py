@@ -26,6 +26,14 @@ BENCHMARKS = {
     "remainder": ("remainder", "the remainder strategies against F"),
     "pypto-compare": ("pypto_compare", "both passes against PyPTO's C++ passes"),
     "pypto-compare-plot": ("pypto_compare_plot", "draw a saved run of `pypto-compare`"),
+    "pypto-end-to-end": (
+        "pypto_end_to_end",
+        "PyPTO text in, both passes, PyPTO text out, against PyPTO",
+    ),
+    "print-scaling": (
+        "print_scaling",
+        "the PyPTO printer against xDSL's, per op, as it grows",
+    ),
 }
 """Each benchmark's name: its module in `bench` and what it measures."""
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import statistics
 import subprocess
 import tempfile
@@ -41,7 +40,7 @@ from io import StringIO
 from pathlib import Path
 from types import TracebackType
 
-from bench import command_line
+from bench import PYPTO_PYTHON, add_pypto_python, command_line
 from bench.cases import MAX_COPIES, Case, items_module, lowered_size, parse
 from bench.floor import created_ops, floor_time, specs
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
@@ -60,10 +59,9 @@ TARGETS = {"lower": (1.5, 3.0), "both": (1.0, None)}
 """The targets: the geometric mean of ours / PyPTO's at most the first number,
 no program above the second."""
 
-PYPTO_PYTHON = "PYPTO_PYTHON"
 """The environment variable naming PyPTO's interpreter when `--pypto-python` is not given."""
 
-_CHILD = """
+CHILD_PREAMBLE = """
 import gc, json, statistics, sys, time
 try:
     import pypto.language as pl
@@ -74,6 +72,15 @@ except Exception as error:  # any failure to import: nothing to measure
 paths, repeat = json.loads(sys.argv[1]), int(sys.argv[2])
 collect = sys.argv[3] == "collect"
 medians = []
+"""
+"""
+The start of a script for PyPTO's interpreter (`pypto_medians`): PyPTO
+imported (or why not), the arguments read, `medians` to fill and print.
+"""
+
+_CHILD = (
+    CHILD_PREAMBLE
+    + """
 for path in paths:
     text = open(path).read()
     samples = {"lower": [], "canonicalize": []}
@@ -92,6 +99,7 @@ for path in paths:
     medians.append({k: statistics.median(v) for k, v in samples.items()})
 print(json.dumps({"medians": medians}))
 """
+)
 """PyPTO's side, run by `--pypto-python`: the medians of both passes per program."""
 
 
@@ -194,11 +202,18 @@ def floor_median(program: Program, repeat: int) -> float:
 
 
 def pypto_medians(
-    python: Path, texts: Sequence[Path], repeat: int, *, collect: bool = True
+    python: Path,
+    texts: Sequence[Path],
+    repeat: int,
+    *,
+    collect: bool = True,
+    child: str = _CHILD,
 ) -> list[dict[str, float]] | str:
     """
     PyPTO's medians per program, each pair of calls after a full collection
-    if `collect`, or why they cannot be measured.
+    if `collect`, or why they cannot be measured. `child` is the script the
+    interpreter runs (its arguments: the texts' paths as JSON, `repeat`,
+    `collect` or `warm`; it prints `{"medians": [...]}` or `{"unavailable": why}`).
     """
     if not python.exists():
         return f"{python} does not exist"
@@ -206,7 +221,7 @@ def pypto_medians(
         [
             str(python),
             "-c",
-            _CHILD,
+            child,
             json.dumps([str(t) for t in texts]),
             str(repeat),
             "collect" if collect else "warm",
@@ -300,12 +315,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "pypto-compare",
         "Both passes against PyPTO's C++ passes, same programs, same run.",
     )
-    parser.add_argument(
-        "--pypto-python",
-        type=Path,
-        default=os.environ.get(PYPTO_PYTHON),
-        help=f"an interpreter that can import pypto (default: ${PYPTO_PYTHON})",
-    )
+    add_pypto_python(parser)
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per pass")
     parser.add_argument(
         "--warm",

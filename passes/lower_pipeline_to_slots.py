@@ -36,6 +36,7 @@ from pypto_dialect.allocation import AllocOp, BindOp
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.tile import LoadOp
 from pypto_dialect.types import AllocType, MemorySpace, MemorySpaceAttr, TileType
+from pypto_dialect.unique_names import UniqueNames
 from pypto_dialect.walks import ancestors, outer_ops_first
 
 _NOT_IN_NAMES = re.compile(r"[^A-Za-z0-9_]", re.ASCII)
@@ -91,7 +92,9 @@ class _FunctionLowering:
     """Per loop with stages > 1, when `explain` asks for them."""
 
     def __post_init__(self) -> None:
-        self.names = {declaration.label for declaration in declarations(self.function)}
+        self.names = UniqueNames(
+            {declaration.label for declaration in declarations(self.function)}
+        )
         """The allocation names taken in the function."""
         self.declared: list[AllocOp] = []
         """The allocations declared for the rotations, in order."""
@@ -186,11 +189,7 @@ class _FunctionLowering:
     ) -> AllocOp:
         """A new allocation named after the tile (`hint`): `pipe_<tile>`, unique."""
         stem = "pipe_" + _NOT_IN_NAMES.sub("_", hint or "load")
-        name, suffix = stem, 0
-        while name in self.names:
-            suffix += 1
-            name = f"{stem}_{suffix}"
-        self.names.add(name)
+        name = self.names.unique(stem)
         declaration = AllocOp.create(
             result_types=[alloc_type],
             properties={"alloc_name": StringAttr(name), "slots": slots},

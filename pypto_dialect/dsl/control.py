@@ -32,6 +32,7 @@ from pypto_dialect.dsl.annotations import (
 from pypto_dialect.dsl.arguments import apply_membership
 from pypto_dialect.dsl.expressions import (
     Allocation,
+    Binding,
     ExpressionBuilder,
     Hidden,
     Operand,
@@ -397,32 +398,35 @@ class ControlFlowBuilder(ExpressionBuilder):
         else nothing usable.
         """
         line = self.source.line(node)
+        single = len(branches) == 1
+        kind = "loop" if single else "if"
+        exit_ = (
+            f"carry it out with init_values and {self.alias}.yield_"
+            if single
+            else f"yield it with {self.alias}.yield_ in both branches"
+        )
         for name in dict.fromkeys(n for b in branches for n in b.scope.bindings):
             values = [b.scope.bindings.get(name) for b in branches]
-            if None in values or len(branches) == 1:
-                values.append(self.scope.peek(name))
             found = [v for v in values if v is not None]
-            tensors = all(isinstance(v, SSAValue) and _is_tensor(v) for v in found)
+            tensors = all(_denotes_tensor(v) for v in found)
+            # The binding before counts only for tensors (peek walks every scope).
+            if tensors and (single or None in values):
+                before = self.scope.peek(name)
+                if before is not None:
+                    found.append(before)
+                    tensors = _denotes_tensor(before)
             if tensors and all(v is found[0] for v in found):
                 self.scope.bindings[name] = found[0]
-                continue
-            if tensors:
-                kind = "loop" if len(branches) == 1 else "if"
-                reason = (
+            elif tensors:
+                self.scope.bindings[name] = Hidden(
                     f"cannot resolve the tensor '{name}' to one buffer: after the "
                     f"{kind} at line {line} it may denote different tensors"
                 )
             else:
-                exit_ = (
-                    f"yield it with {self.alias}.yield_ in both branches"
-                    if len(branches) > 1
-                    else f"carry it out with init_values and {self.alias}.yield_"
-                )
-                reason = (
+                self.scope.bindings[name] = Hidden(
                     f"'{name}' is assigned in {what} at line {line} and is not "
                     f"visible after it: {exit_}"
                 )
-            self.scope.bindings[name] = Hidden(reason)
 
 
 def code(statements: Sequence[ast.stmt]) -> list[ast.stmt]:
@@ -441,6 +445,11 @@ def code(statements: Sequence[ast.stmt]) -> list[ast.stmt]:
 
 def _is_tensor(value: SSAValue) -> bool:
     return isinstance(value.type, TensorType)
+
+
+def _denotes_tensor(binding: Binding) -> bool:
+    """Whether a name's binding is a tensor (plain classes first: `SSAValue`'s check is slow)."""
+    return not isinstance(binding, Hidden | Allocation) and _is_tensor(binding)
 
 
 def _name(value: SSAValue) -> str:

@@ -116,6 +116,13 @@ class FunctionPrinter:
         self.written = _written_buffers(function)
         self.folded: set[BindOp] = set()
         """The bindings printed on the annotation of the op computing their tile."""
+        self.literals: dict[arith.ConstantOp, tuple[LiteralValue, str]] = {}
+        """Each constant's number and its text, checked once (constants have many uses)."""
+        self.type_texts: dict[int, tuple[Attribute, str]] = {}
+        """
+        Annotations by the identity of their type (copies share their types;
+        hashing a type costs a third of printing it), the type kept alive.
+        """
 
     def text(self) -> str:
         function = self.function
@@ -147,10 +154,15 @@ class FunctionPrinter:
         self.lines.append(INDENT * self.depth + line)
 
     def type_of(self, typ: Attribute, op: Operation) -> str:
+        known = self.type_texts.get(id(typ))
+        if known is not None:
+            return known[1]
         try:
-            return type_text(typ)
+            text = type_text(typ)
         except NoPyPTOForm as error:
             return fail(op, str(error))
+        self.type_texts[id(typ)] = (typ, text)
+        return text
 
     def dtype(self, typ: Attribute, op: Operation) -> str:
         try:
@@ -171,11 +183,18 @@ class FunctionPrinter:
         frontend gives back at this use (`typed`, else its literal's
         default), else a name (a constant gets an annotated statement).
         """
+        if not isinstance(value.type, TensorType):
+            named = self.value_names.get(value)  # never a constant's result
+            if named is not None:
+                return named
         owner = value.owner
         if isinstance(owner, arith.ConstantOp):
-            literal = _literal(owner)
+            known = self.literals.get(owner)
+            if known is None:
+                literal = _literal(owner)
+                known = self.literals[owner] = (literal, _literal_text(literal))
+            literal, text = known
             expected = typed if typed is not None else default_literal_type(literal)
-            text = _literal_text(literal)
             if inline and value.type == expected:
                 return text
             name = self.names.new(value.name_hint, "c")
@@ -324,7 +343,7 @@ class FunctionPrinter:
 def _written_buffers(function: func.FuncOp) -> dict[Operation, list[SSAValue]]:
     """Per op with regions: the tensor parameters stored to inside it, in order."""
     parameters = function.body.block
-    written: dict[Operation, list[SSAValue]] = {}
+    written: dict[Operation, dict[SSAValue, None]] = {}
     for op in walk_ops(function):
         for value in (*op.operands, *op.results):
             if isinstance(value.type, TensorType) and not (
@@ -337,10 +356,15 @@ def _written_buffers(function: func.FuncOp) -> dict[Operation, list[SSAValue]]:
                 )
         if not isinstance(op, tile.StoreOp):
             continue
+        dst = op.dst
         for around in ancestors(op):
-            buffers = written.setdefault(around, [])
-            if op.dst not in buffers:
-                buffers.append(op.dst)
-    for buffers in written.values():
-        buffers.sort(key=lambda arg: arg.index if isinstance(arg, BlockArgument) else 0)
-    return written
+            buffers = written.setdefault(around, {})
+            if dst in buffers:
+                break  # an earlier store put it in every op around this one too
+            buffers[dst] = None
+    return {
+        around: sorted(
+            buffers, key=lambda arg: arg.index if isinstance(arg, BlockArgument) else 0
+        )
+        for around, buffers in written.items()
+    }

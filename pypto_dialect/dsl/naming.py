@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import keyword
 import re
-from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pypto_dialect.dsl.tables import MODULE_ALIAS
+from pypto_dialect.unique_names import UniqueNames
 
 RESERVED = frozenset({MODULE_ALIAS, "self", "float", "tuple"})
 """Names the printed text uses for itself."""
@@ -26,6 +27,7 @@ def is_python_name(name: str) -> bool:
     return name.isidentifier() and not keyword.iskeyword(name)
 
 
+@lru_cache(maxsize=4096)  # a program repeats a few hints many times
 def python_base(hint: str | None, fallback: str) -> str:
     """A valid Python identifier, without a `_<n>` suffix, for `hint`."""
     base = _SUFFIX.sub("", _INVALID.sub("_", hint or ""))
@@ -38,21 +40,12 @@ def python_base(hint: str | None, fallback: str) -> str:
     return base
 
 
-@dataclass
-class Names:
+class Names(UniqueNames):
     """The names taken in one function (or one program's classes)."""
 
-    taken: set[str] = field(default_factory=set[str])
-
     def new(self, hint: str | None, fallback: str) -> str:
-        """The first free name of `base`, `base_1`, `base_2`, ..."""
-        base = python_base(hint, fallback)
-        name, count = base, 0
-        while name in self.taken:
-            count += 1
-            name = f"{base}_{count}"
-        self.taken.add(name)
-        return name
+        """The first free name of the Python base of `hint`, `base_1`, ..."""
+        return self.unique(python_base(hint, fallback))
 
     def symbol(self, name: str | None, fallback: str) -> str:
         """A class name: the symbol itself if it is a free Python name, else a new one."""

@@ -6,6 +6,7 @@ the `ParseError` every problem of the input becomes.
 from __future__ import annotations
 
 import ast
+import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -13,6 +14,8 @@ from typing import NoReturn
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Input, Span
+
+_NEWLINE = re.compile("\n")
 
 
 @dataclass
@@ -29,7 +32,7 @@ class SourceFile:
     def __post_init__(self) -> None:
         self.input = Input(self.text, self.name)
         starts = [0]
-        starts.extend(i + 1 for i, char in enumerate(self.text) if char == "\n")
+        starts.extend(newline.end() for newline in _NEWLINE.finditer(self.text))
         self._line_starts = starts
 
     def offset(self, line: int, byte_column: int) -> int:
