@@ -67,12 +67,12 @@ from passes.analysis.graph import DependenceGraph, schedulable_ops
 from passes.analysis.iterations import Loop, iterations
 from passes.analysis.slots import declared_bytes, slot_period
 from passes.analysis.summaries import OpSummaries
-from passes.cloning import clone_op
 from pypto_dialect.allocation import BindOp, filled_binding
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
 from pypto_dialect.tile import RowReductionOp, TPopOp, TPushOp
 from pypto_dialect.types import MemorySpace, TileType
 from pypto_dialect.walks import walk_ops
+from pypto_dialect.xdsl_internals import clone_op
 
 Schedule = tuple[tuple[float, ...], ...]
 """Per simulated iteration, a time per step of the body."""

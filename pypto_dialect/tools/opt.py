@@ -70,14 +70,6 @@ class PyPTOOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
-        # xDSL's help of `-p` names every pass, most of `--help`: --list-passes
-        # lists them. argparse has no public way to reach an added option.
-        actions = arg_parser._actions  # pyright: ignore[reportPrivateUsage]
-        passes = next(action for action in actions if action.dest == "passes")
-        passes.help = (
-            "the passes to run, comma-separated, each NAME or "
-            "NAME{OPTION=VALUE ...} (see --list-passes and --help-pass)"
-        )
         arg_parser.add_argument(
             "--list-passes",
             action=PrintAndExit,
