@@ -2,11 +2,52 @@
 The pypto-dialect passes: `lower-pipeline-to-slots`, `lower-pipeline-loops`,
 `canonicalize-io-order`, and `pipeline-report` (prints the modelled schedule
 of pipeline loops).
+
+`__all__` is what an embedder uses: the pass classes, `IOOrder` (the
+orders of `canonicalize-io-order`) and `get_all_passes` (the passes by
+name, for xDSL's registries). Each is imported when first used, so
+importing the package stays cheap.
 """
 
+from __future__ import annotations
+
 from collections.abc import Callable
+from importlib import import_module
+from typing import TYPE_CHECKING
 
 from xdsl.passes import ModulePass
+
+if TYPE_CHECKING:
+    from passes.canonicalize_io_order import CanonicalizeIOOrderPass, IOOrder
+    from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+    from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass
+    from passes.pipeline_report import PipelineReportPass
+
+__all__ = [
+    "CanonicalizeIOOrderPass",
+    "IOOrder",
+    "LowerPipelineLoopsPass",
+    "LowerPipelineToSlotsPass",
+    "PipelineReportPass",
+    "get_all_passes",
+]
+
+_HOMES = {
+    "CanonicalizeIOOrderPass": "passes.canonicalize_io_order",
+    "IOOrder": "passes.canonicalize_io_order",
+    "LowerPipelineLoopsPass": "passes.lower_pipeline_loops",
+    "LowerPipelineToSlotsPass": "passes.lower_pipeline_to_slots",
+    "PipelineReportPass": "passes.pipeline_report",
+}
+"""The module each class of `__all__` comes from."""
+
+
+def __getattr__(name: str) -> object:
+    """A class of `__all__`, imported from its module when first asked for."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(home), name)
 
 
 def _lower_pipeline_to_slots() -> type[ModulePass]:

@@ -28,15 +28,17 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import version
 from operator import attrgetter, itemgetter
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import LocationAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.core import OpT, SSAValues, Use
 from xdsl.irdl import AttributeDef, IRDLOperation, OptionalDef, PropertyDef
-from xdsl.parser import BaseParser
 from xdsl.pattern_rewriter import PatternRewriter
+
+if TYPE_CHECKING:
+    from xdsl.parser import BaseParser
 
 TESTED_XDSL = frozenset({"0.75.0"})
 """The xDSL versions the fast paths were tested with."""
