@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import version
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import LocationAttr
@@ -38,7 +38,15 @@ from xdsl.irdl import AttributeDef, IRDLOperation, OptionalDef, PropertyDef
 from xdsl.pattern_rewriter import PatternRewriter
 
 if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.interpreter import (
+        Interpreter,
+        OpImplResult,
+        _InterpreterFunctionImpls,
+    )
     from xdsl.parser import BaseParser
+
+    Listener = Interpreter.Listener
 
 TESTED_XDSL = frozenset({"0.75.0"})
 """The xDSL versions the fast paths were tested with."""
@@ -47,12 +55,15 @@ PUBLIC_ENV = "PYPTO_XDSL_PUBLIC"
 """The environment variable that, set to 1, selects the public twins."""
 
 
-def _select_fast() -> bool:
-    """Whether to use the fast paths (see the module's docstring)."""
-    return os.environ.get(PUBLIC_ENV) != "1" and version("xdsl") in TESTED_XDSL
+def selects_fast_paths(environ: Mapping[str, str], xdsl_version: str) -> bool:
+    """
+    Whether the fast paths are chosen in the environment `environ` with
+    xDSL `xdsl_version` installed (see the module's docstring).
+    """
+    return environ.get(PUBLIC_ENV) != "1" and xdsl_version in TESTED_XDSL
 
 
-_FAST = _select_fast()
+_FAST = selects_fast_paths(os.environ, version("xdsl"))
 
 
 def fast_paths_enabled() -> bool:
@@ -534,3 +545,63 @@ def _transplant(op: Operation, cls: type[OpT], properties: dict[str, Attribute])
     op.results, op.regions, op.attributes = SSAValues(), (), {}
     op.parent = op._prev_op = op._next_op = None
     return new
+
+
+def new_interpreter(
+    module: ModuleOp, index_bitwidth: Literal[32, 64], listeners: tuple[Listener, ...]
+) -> Interpreter:
+    """
+    `Interpreter(module, index_bitwidth=..., listeners=...)`, the public
+    twin. The fast path's table of implementations attaches an error
+    (`emit_error`: the module printed into its notes, the op marked) to the
+    op that raised it only, not again at every op around it: xDSL's prints
+    the module once per enclosing loop, quadratic in a deep nest and, past
+    Python's recursion limit, a `RecursionError` instead of the error. A
+    module nested too deeply to print is left out of the notes.
+    """
+    from xdsl.interpreter import Interpreter  # noqa: PLC0415 (the tools start without it)
+
+    if not _FAST:
+        return Interpreter(module, index_bitwidth=index_bitwidth, listeners=listeners)
+    return Interpreter(
+        module,
+        index_bitwidth=index_bitwidth,
+        listeners=listeners,
+        _impls=_errors_at_the_failing_op()(),
+    )
+
+
+@cache
+def _errors_at_the_failing_op() -> type[_InterpreterFunctionImpls]:
+    """The fast path's table of implementations (see `new_interpreter`)."""
+    from xdsl.interpreter import _InterpreterFunctionImpls  # noqa: PLC0415
+    from xdsl.utils.diagnostic import Diagnostic  # noqa: PLC0415
+    from xdsl.utils.exceptions import InterpretationError  # noqa: PLC0415
+
+    class ErrorsAtTheFailingOp(_InterpreterFunctionImpls):
+        def run(
+            self, interpreter: Interpreter, op: Operation, args: tuple[Any, ...]
+        ) -> OpImplResult:
+            implementations = self._impl_dict
+            if type(op) not in implementations:
+                raise InterpretationError(
+                    f"Could not find interpretation function for op {op.name}"
+                )
+            functions, implementation = implementations[type(op)]
+            try:
+                return implementation(functions, interpreter, op, args)
+            except RecursionError:
+                raise  # the nest is too deep: `run_kernel` says so
+            except Exception as error:
+                if getattr(error, "__notes__", None):
+                    raise  # already attached to the op inside this one
+                try:
+                    op.emit_error("Error while interpreting op", error)
+                except RecursionError as printing:
+                    if printing is error:
+                        raise
+                    Diagnostic().add_message(op, "Error while interpreting op")
+                    error.add_note("(the module is nested too deeply to print here)")
+                    raise error from None
+
+    return ErrorsAtTheFailingOp

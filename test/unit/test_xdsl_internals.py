@@ -7,7 +7,12 @@ their definition or whose blocks branch to each other.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from importlib.metadata import version as xdsl_version
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from corpus import parsed, sound_inputs
@@ -29,12 +34,15 @@ from xdsl.rewriter import InsertPoint
 
 from pypto_dialect.walks import walk_ops
 from pypto_dialect.xdsl_internals import (
+    PUBLIC_ENV,
+    TESTED_XDSL,
     BlockCopier,
     block_ops,
     clone_op,
     create_op,
     insert_fresh,
     replace_by,
+    selects_fast_paths,
 )
 
 REGIONS = """
@@ -274,3 +282,41 @@ def test_insert_fresh_links_like_insert(where: str):
     if where == "empty":
         assert list(holder.regions[0].block.ops) == new
     check_links(module)
+
+
+def test_the_public_twins_are_chosen_by_the_variable_or_an_untested_xdsl():
+    tested = sorted(TESTED_XDSL)[0]
+    assert selects_fast_paths({}, tested)
+    assert selects_fast_paths({PUBLIC_ENV: "0"}, tested)
+    assert not selects_fast_paths({PUBLIC_ENV: "1"}, tested)
+    assert not selects_fast_paths({}, "0.74.0")
+    assert not selects_fast_paths({}, "0.76.0")
+
+
+def test_the_mode_is_the_environment_s_in_a_fresh_process():
+    code = "from pypto_dialect import fast_paths_enabled; print(fast_paths_enabled())"
+    for setting, expected in [
+        ("1", "False"),
+        ("0", str(xdsl_version("xdsl") in TESTED_XDSL)),
+    ]:
+        finished = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, PUBLIC_ENV: setting},
+        )
+        assert finished.stdout.strip() == expected
+
+
+def test_only_the_door_reaches_xdsl_s_private_fields():
+    """No other library module silences pyright's `reportPrivateUsage`."""
+    root = Path(__file__).parents[2]
+    door = root / "pypto_dialect" / "xdsl_internals.py"
+    silenced = [
+        str(path.relative_to(root))
+        for package in ("pypto_dialect", "passes")
+        for path in sorted((root / package).rglob("*.py"))
+        if path != door and "reportPrivateUsage" in path.read_text(encoding="utf-8")
+    ]
+    assert silenced == []
