@@ -27,6 +27,7 @@ from passes.demote import demote_to_scf_for
 from pypto_dialect.constants import constant_int
 from pypto_dialect.numbers import INDEX_MIN
 from pypto_dialect.pipeline import PipelineOp, YieldOp, pipeline_properties
+from pypto_dialect.walks import walk_ops
 from pypto_dialect.xdsl_internals import (
     BlockCopier,
     block_ops,
@@ -270,7 +271,7 @@ class _Unrolling:
         `base + k*step`, the first seeded with `carried`; then `annotate`.
         With `first_is_original`, copy 0 is the original body, already in
         place (`base` and `carried` being its arguments). Returns the values
-        the last copy yields.
+        the last copy yields. A rewriter's listeners are told of the tags.
         """
         copies: list[Sequence[Operation]] = []
         if first_is_original:
@@ -282,6 +283,15 @@ class _Unrolling:
             insert_fresh(builder, (*offset, *ops))
             copies.append(ops)
         self.annotate(copies)
+        if (
+            isinstance(builder, PatternRewriter)
+            and builder.operation_modification_handler
+        ):
+            # The copies were inserted before `annotate` tagged them.
+            for ops in copies[first_is_original:]:
+                for op in ops:
+                    for nested in walk_ops(op):
+                        builder.notify_op_modified(nested)
         return carried
 
     def emit_main_loop(self, ub: SSAValue, *, remainder_follows: bool) -> PipelineOp:
