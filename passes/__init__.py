@@ -12,10 +12,11 @@ importing the package stays cheap.
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib import import_module
 from typing import TYPE_CHECKING
 
 from xdsl.passes import ModulePass
+
+from pypto_dialect.lazy import lazy_names
 
 if TYPE_CHECKING:
     from passes.canonicalize_io_order import CanonicalizeIOOrderPass, IOOrder
@@ -42,12 +43,7 @@ _HOMES = {
 """The module each class of `__all__` comes from."""
 
 
-def __getattr__(name: str) -> object:
-    """A class of `__all__`, imported from its module when first asked for."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(home), name)
+__getattr__ = lazy_names(__name__, _HOMES)
 
 
 def _lower_pipeline_to_slots() -> type[ModulePass]:

@@ -12,8 +12,9 @@ imported when first used, so importing the package stays cheap.
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from pypto_dialect.lazy import lazy_names
 
 if TYPE_CHECKING:
     from pypto_dialect.checked import parse_module, verify_module
@@ -44,9 +45,4 @@ _HOMES = {
 """The module each name of `__all__` comes from."""
 
 
-def __getattr__(name: str) -> object:
-    """A name of `__all__`, imported from its module when first asked for."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(home), name)
+__getattr__ = lazy_names(__name__, _HOMES)

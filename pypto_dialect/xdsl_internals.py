@@ -128,8 +128,21 @@ def relink(block: Block, ordered: Sequence[Operation]) -> None:
             block.detach_op(op)
         block.add_ops(ordered)
         return
-    previous: Operation | None = None
-    for op in ordered:
+    _link(block, ordered, None, None)
+
+
+def _link(
+    block: Block,
+    ops: Sequence[Operation],
+    previous: Operation | None,
+    following: Operation | None,
+) -> None:
+    """
+    Link `ops`, in order, into `block` between `previous` and `following`
+    (None: the block's ends), setting xDSL's fields directly.
+    """
+    for op in ops:
+        op.parent = block
         op._prev_op = previous
         if previous is None:
             block._first_op = op
@@ -137,8 +150,11 @@ def relink(block: Block, ordered: Sequence[Operation]) -> None:
             previous._next_op = op
         previous = op
     if previous is not None:
-        previous._next_op = None
-    block._last_op = previous
+        previous._next_op = following
+    if following is None:
+        block._last_op = previous
+    else:
+        following._prev_op = previous
 
 
 def clone_op(op: Operation, mapper: dict[SSAValue, SSAValue]) -> Operation:
@@ -384,21 +400,7 @@ def insert_fresh(builder: Builder, ops: Sequence[Operation]) -> None:
         return
     point = builder.insertion_point
     block, before = point.block, point.insert_before
-    previous = block._last_op if before is None else before._prev_op
-    for op in ops:
-        op.parent = block
-        op._prev_op = previous
-        if previous is None:
-            block._first_op = op
-        else:
-            previous._next_op = op
-        previous = op
-    last = ops[-1]
-    last._next_op = before
-    if before is None:
-        block._last_op = last
-    else:
-        before._prev_op = last
+    _link(block, ops, block.last_op if before is None else before.prev_op, before)
     if isinstance(builder, PatternRewriter):
         builder.has_done_action = True
     if builder.operation_insertion_handler:  # no call per op when none listens
