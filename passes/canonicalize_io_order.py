@@ -319,7 +319,7 @@ class CanonicalizeIOOrderPass(ModulePass):
     back; with `order=modelled`, the candidates and their modelled times.
     """
     order: OrderName = "category"
-    """`category` (PyPTO's), `engine` or `modelled` (`IOOrder`): see the pass's page."""
+    """`category` (PyPTO's), `engine` or `modelled`: see the pass's page."""
     costs: str = ""
     """A JSON cost table for `engine` and `modelled` (default: the bundled one)."""
     search_budget: int = SEARCH_BUDGET

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import version
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, cast
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import LocationAttr
@@ -573,11 +573,26 @@ def new_interpreter(
     )
 
 
+def call_op(interpreter: Interpreter, op: Operation, inputs: tuple[Any, ...]) -> Any:
+    """
+    `interpreter.call_op(op, inputs)`, for an interpreter of
+    `new_interpreter`. With the public twins, an error keeps only its first
+    note (the module printed with the failing op marked), as with the fast
+    path; xDSL added one per enclosing op.
+    """
+    try:
+        return interpreter.call_op(op, inputs)
+    except Exception as error:
+        notes: list[str] = getattr(error, "__notes__", [])
+        if not _FAST:
+            del notes[1:]
+        raise
+
+
 @cache
 def _errors_at_the_failing_op() -> type[_InterpreterFunctionImpls]:
     """The fast path's table of implementations (see `new_interpreter`)."""
     from xdsl.interpreter import _InterpreterFunctionImpls  # noqa: PLC0415
-    from xdsl.utils.diagnostic import Diagnostic  # noqa: PLC0415
     from xdsl.utils.exceptions import InterpretationError  # noqa: PLC0415
 
     class ErrorsAtTheFailingOp(_InterpreterFunctionImpls):
@@ -602,8 +617,16 @@ def _errors_at_the_failing_op() -> type[_InterpreterFunctionImpls]:
                 except RecursionError as printing:
                     if printing is error:
                         raise
-                    Diagnostic().add_message(op, "Error while interpreting op")
                     error.add_note("(the module is nested too deeply to print here)")
-                    raise error from None
+                    raise_at(op, error)
 
     return ErrorsAtTheFailingOp
+
+
+def raise_at(op: Operation, error: Exception) -> NoReturn:
+    """
+    Raise `error` as a diagnostic about `op` without printing the module
+    (`emit_error` would): the tools find `op` on the traceback, as they find
+    the op of an `emit_error`.
+    """
+    raise error from None

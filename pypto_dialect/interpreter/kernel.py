@@ -60,7 +60,7 @@ from pypto_dialect.interpreter_limits import (
 )
 from pypto_dialect.types import TensorType, TileType
 from pypto_dialect.walks import walk_ops
-from pypto_dialect.xdsl_internals import new_interpreter
+from pypto_dialect.xdsl_internals import call_op, new_interpreter
 
 KernelArg: TypeAlias = Array | np.generic | int | float
 """An argument of `run_kernel`: an array for a tensor or tile, a number for a scalar."""
@@ -191,7 +191,7 @@ def run_kernel(
     interpreter.set_data(PyPTOScfFunctions, ITERATIONS_LEFT, max_iterations)
     try:
         with np.errstate(all="ignore"):
-            results = interpreter.call_op(kernel, values)
+            results = call_op(interpreter, kernel, values)
     except RecursionError:
         raise InterpretationError(
             f"@{entry}: its ops are nested too deeply to run"
