@@ -8,8 +8,9 @@ of `bench.pypto_compare` (no PyPTO needed).
 Each mode runs in a process of its own (the door chooses at import), the
 modes alternating, `--rounds` times; each process takes
 `bench.pypto_compare.our_medians` (`--repeat` runs after an untimed one,
-a full collection before each) and a program's time is the median over the
-rounds of its medians (lowering plus canonicalization). `--baseline`
+a full collection before each) and a program's time is the least over the
+rounds of its medians (lowering plus canonicalization): on a shared machine,
+the run least disturbed. `--baseline`
 adds the fast mode of another checkout (its `bench` and passes), for
 "no slower than before". Prints a Markdown table in milliseconds, each mode
 over the fast mode, and the geometric means of those ratios.
@@ -102,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             names = [name for name, _ in measured]
             samples[mode].append([seconds for _, seconds in measured])
     modes = {
-        mode: [statistics.median(column) for column in zip(*runs, strict=True)]
+        mode: [min(column) for column in zip(*runs, strict=True)]
         for mode, runs in samples.items()
     }
     print(table(names, modes))

@@ -22,6 +22,9 @@ from xdsl.dialects.builtin import (
     ModuleOp,
 )
 from xdsl.interpreter import Interpreter
+from xdsl.interpreters.builtin import BuiltinFunctions
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.math import MathFunctions
 from xdsl.ir import Attribute, Operation, OpResult
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import InterpretationError
@@ -42,11 +45,6 @@ from pypto_dialect.interpreter.scf import (
     ITERATIONS_LEFT,
     PyPTOCfFunctions,
     PyPTOScfFunctions,
-)
-from pypto_dialect.interpreter.upstream import (
-    BuiltinFunctions,
-    FuncFunctions,
-    MathFunctions,
 )
 from pypto_dialect.interpreter.values import (
     Scalar,
