@@ -48,7 +48,12 @@ from xdsl.dialects.builtin import ModuleOp
 from bench.cases import FAMILIES, MAX_COPIES, Scale, parse
 from bench.orders_plot import plot_orders
 from passes.analysis.engines import CostModel, default_costs
-from passes.canonicalize_io_order import SEARCH_BUDGET, CanonicalizeIOOrderPass
+from passes.canonicalize_io_order import (
+    ORDER_NAMES,
+    SEARCH_BUDGET,
+    CanonicalizeIOOrderPass,
+    OrderName,
+)
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.order_model import BodyModel
 from passes.schedule_report import LoopReport, pass_pipeline, run_report
@@ -59,8 +64,8 @@ from pypto_dialect.context import pypto_context
 sys.path.insert(0, str(Path(__file__).parents[1] / "test" / "unit"))
 from kernel_strategies import GeneratedKernel, kernels
 
-ORDERS = ("input", "lowering", "category", "engine", "modelled")
-REORDERED = ORDERS[2:]
+REORDERED: tuple[OrderName, ...] = ORDER_NAMES
+ORDERS = ("input", "lowering", *REORDERED)
 DEPTHS = (2, 4, 8)
 KERNELS = 300
 SEED = 27
@@ -206,7 +211,7 @@ def advised_examples(model: CostModel, costs: Path) -> list[dict[str, Any]]:
 
 def pass_times(
     repeat: int = 3,
-    orders: Sequence[str] = REORDERED,
+    orders: Sequence[OrderName] = REORDERED,
     search_budget: int = SEARCH_BUDGET,
     ops: int = PASS_TIME_OPS,
 ) -> list[dict[str, Any]]:
