@@ -32,6 +32,10 @@ config.environment["PATH"] = os.pathsep.join(
     )
 )
 config.environment["PYTHONWARNINGS"] = "error::DeprecationWarning"
+# The door to xDSL's internals: PYPTO_XDSL_PUBLIC=1 runs the tests on xDSL's
+# public API (pypto_dialect.xdsl_internals).
+if "PYPTO_XDSL_PUBLIC" in os.environ:
+    config.environment["PYPTO_XDSL_PUBLIC"] = os.environ["PYPTO_XDSL_PUBLIC"]
 
 examples = os.path.join(os.path.dirname(__file__), "examples")
 config.substitutions.append(("%examples", examples))

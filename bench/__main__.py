@@ -30,6 +30,10 @@ BENCHMARKS = {
         "pypto_end_to_end",
         "PyPTO text in, both passes, PyPTO text out, against PyPTO",
     ),
+    "door-modes": (
+        "door_modes",
+        "both passes with the door's fast paths and public twins",
+    ),
     "print-scaling": (
         "print_scaling",
         "the PyPTO printer against xDSL's, per op, as it grows",

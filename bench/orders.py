@@ -48,7 +48,12 @@ from bench import command_line
 from bench.cases import FAMILIES, MAX_COPIES, Scale, parse
 from bench.kernels.strategies import GeneratedKernel, kernels
 from bench.orders_plot import plot_orders
-from passes.canonicalize_io_order import SEARCH_BUDGET, CanonicalizeIOOrderPass
+from passes.canonicalize_io_order import (
+    ORDER_NAMES,
+    SEARCH_BUDGET,
+    CanonicalizeIOOrderPass,
+    OrderName,
+)
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.orders.body_model import BodyModel
 from passes.schedule.advisor import Figures, StagesAdvisor
@@ -57,8 +62,8 @@ from passes.schedule.report import LoopReport, pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context
 
-ORDERS = ("input", "lowering", "category", "engine", "modelled")
-REORDERED = ORDERS[2:]
+REORDERED: tuple[OrderName, ...] = ORDER_NAMES
+ORDERS = ("input", "lowering", *REORDERED)
 DEPTHS = (2, 4, 8)
 KERNELS = 300
 SEED = 27
@@ -204,7 +209,7 @@ def advised_examples(model: CostModel, costs: Path) -> list[dict[str, Any]]:
 
 def pass_times(
     repeat: int = 3,
-    orders: Sequence[str] = REORDERED,
+    orders: Sequence[OrderName] = REORDERED,
     search_budget: int = SEARCH_BUDGET,
     ops: int = PASS_TIME_OPS,
 ) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from xdsl.context import Context
 from xdsl.dialects import scf
@@ -67,6 +67,13 @@ class IOOrder(StrEnum):
     """Tiers by engine, loads a bounded distance ahead (`passes.orders.engine`)."""
     MODELLED = "modelled"
     """The fastest of several candidates on the schedule model (`passes.orders.modelled`)."""
+
+
+OrderName = Literal["category", "engine", "modelled"]
+"""The values of `IOOrder`, as the pass's option `order` takes them."""
+
+ORDER_NAMES: tuple[OrderName, ...] = get_args(OrderName)
+"""The values of `OrderName`, in `IOOrder`'s order."""
 
 
 @dataclass(frozen=True)
@@ -311,7 +318,7 @@ class CanonicalizeIOOrderPass(ModulePass):
     Print to stderr, per block, each op that moved or that a dependence held
     back; with `order=modelled`, the candidates and their modelled times.
     """
-    order: str = IOOrder.CATEGORY.value
+    order: OrderName = "category"
     """`category` (PyPTO's), `engine` or `modelled`: see the pass's page."""
     costs: str = ""
     """A JSON cost table for `engine` and `modelled` (default: the bundled one)."""

@@ -30,7 +30,6 @@ from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from passes.diagnostics import fail
-from passes.mechanisms.cloning import clone_op, discard
 from passes.mechanisms.collector import collector_paused
 from passes.mechanisms.unroll import (
     REMAINDERS,
@@ -50,7 +49,8 @@ from pypto_dialect.numbers import INDEX_MAX, index_misfit, integer_text
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.tile import writes_accumulator
 from pypto_dialect.types import TileType
-from pypto_dialect.walks import ancestors, block_ops, walk_ops
+from pypto_dialect.walks import ancestors, walk_ops
+from pypto_dialect.xdsl_internals import block_ops, clone_op, discard
 
 DEFAULT_MAX_COPIES = 1024
 """The default of the pass option `max-copies`."""

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, ModuleOp, StringAttr, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, SSAValue, Use
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 
 from passes.diagnostics import cost_model
 from passes.explain import printed_name, printed_names
@@ -81,6 +82,11 @@ def _describe(op: Operation, names: Mapping[SSAValue, str]) -> str:
     return op.name + (f" {results}" if results else "")
 
 
+def _not_by(op: Operation) -> Callable[[Use], bool]:
+    """Whether a use is not by `op`."""
+    return lambda use: use.operation is not op
+
+
 @dataclass
 class _FunctionLowering:
     """The rotations of one function's pipelines, outer loops first."""
@@ -98,6 +104,8 @@ class _FunctionLowering:
         """The allocation names taken in the function."""
         self.declared: list[AllocOp] = []
         """The allocations declared for the rotations, in order."""
+        self.rewriter = PatternRewriter(self.function)
+        """Every change goes through it, so its listeners see each."""
 
     def decide(self) -> list[tuple[PipelineOp, Decline | list[LoadOp]]]:
         """
@@ -130,9 +138,11 @@ class _FunctionLowering:
                 continue
             self._report(loop, None, decision)
             self._rotate(loop, decision)
-        body = self.function.body.block
-        if self.declared and body.first_op is not None:
-            body.insert_ops_before(self.declared, body.first_op)
+        if not self.declared:  # a declaration has no body at all
+            return
+        first = self.function.body.block.first_op  # the rotated loops are in it
+        if first is not None:
+            self.rewriter.insert(self.declared, InsertPoint.before(first))
 
     def _report(
         self, loop: PipelineOp, decline: Decline | None, loads: Sequence[LoadOp]
@@ -159,7 +169,7 @@ class _FunctionLowering:
         slot = arith.RemSIOp(loop.induction_var, count.result)
         slot.result.name_hint = "slot"
         assert body.first_op is not None
-        body.insert_ops_before([count, slot], body.first_op)
+        self.rewriter.insert([count, slot], InsertPoint.before(body.first_op))
         slots = IntegerAttr(stages, i64)
         slot_index = slot.result
         alloc_types: dict[MemorySpaceAttr, AllocType] = {}
@@ -171,7 +181,6 @@ class _FunctionLowering:
             if alloc_type is None:
                 alloc_type = alloc_types[tile.space] = AllocType(tile.space)
             declaration = self._declare(loaded.name_hint, alloc_type, slots)
-            uses = list(loaded.uses)
             # `create`: the operands and types are those the gates checked.
             binding = BindOp.create(
                 operands=[loaded, declaration.results[0], slot_index],
@@ -179,10 +188,9 @@ class _FunctionLowering:
             )
             bound = binding.results[0]
             bound.name_hint = loaded.name_hint
-            body.insert_op_after(binding, load)
-            for use in uses:
-                use.operation.operands[use.index] = bound
-        demote_to_scf_for(loop, PatternRewriter(loop))
+            self.rewriter.insert(binding, InsertPoint.after(load))
+            self.rewriter.replace_uses_with_if(loaded, bound, _not_by(binding))
+        demote_to_scf_for(loop, self.rewriter)
 
     def _declare(
         self, hint: str | None, alloc_type: AllocType, slots: IntegerAttr[I64]

@@ -12,7 +12,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from pypto_dialect.numbers import INDEX_MAX, integer_text
-from pypto_dialect.types import skip_to
+from pypto_dialect.xdsl_internals import skip_to
 
 MEMBERSHIP_ATTR_NAME = "pypto.pipeline_membership"
 """The discardable attribute `lower-pipeline-loops` puts on replicated tile ops."""
@@ -55,8 +55,7 @@ class MembershipAttr(Data[tuple[StagePair, ...]]):
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> tuple[StagePair, ...]:
         printed = _PRINTED_PAIRS.match(parser.lexer.input.content, parser.pos)
-        if printed is not None:
-            skip_to(parser, printed.end())
+        if printed is not None and skip_to(parser, printed.end()):
             return tuple(_pair(text) for text in printed[1].split(", "))
 
         def parse_index(role: str) -> int:

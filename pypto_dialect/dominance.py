@@ -22,7 +22,7 @@ from typing import NamedTuple
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from pypto_dialect.walks import block_ops
+from pypto_dialect.xdsl_internals import block_ops, operands
 
 
 class DominanceViolation(NamedTuple):
@@ -206,7 +206,7 @@ class DominanceWalk:
         """
         visible, outside, record = self._visible, self.defined_outside, self.record
         while op is not None:
-            for index, operand in enumerate(op._operands):  # pyright: ignore[reportPrivateUsage]
+            for index, operand in enumerate(operands(op)):
                 if id(operand) not in visible and not outside(operand):
                     return DominanceViolation(op, index)
             if record:
@@ -217,7 +217,7 @@ class DominanceWalk:
                 self._work.extend((_Step.REGION, r) for r in reversed(op.regions))
                 return None
             visible.update(map(id, op.results))
-            op = op._next_op  # pyright: ignore[reportPrivateUsage]
+            op = op.next_op
         self._work.append((_Step.LEAVE_BLOCK, block))
         children = self._children.pop(block, ())
         self._work.extend((_Step.BLOCK, child) for child in reversed(children))

@@ -52,6 +52,8 @@ from xdsl.irdl.operations import OperandDef, OptAttributeDef, ResultDef
 from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
 
+from pypto_dialect.xdsl_internals import fast_paths_enabled
+
 _OpT = TypeVar("_OpT", bound=IRDLOperation)
 
 _Test = Callable[[Attribute], bool]
@@ -292,8 +294,11 @@ def compile_definition(op_def: OpDef) -> CompiledDefinition | None:
 def pypto_op_definition(cls: type[_OpT]) -> type[_OpT]:
     """
     `irdl_op_definition`, with the compiled test of the definition in front of
-    xDSL's generic verifier (which still raises every diagnostic).
+    xDSL's generic verifier (which still raises every diagnostic); IRDL's
+    verifier alone when the fast paths are off (`xdsl_internals`).
     """
+    if not fast_paths_enabled():
+        return irdl_op_definition(cls)
     custom_verify = getattr(cls, "verify_", None)
     if custom_verify is Operation.verify_:
         custom_verify = None

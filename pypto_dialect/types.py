@@ -28,6 +28,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from pypto_dialect.numbers import INDEX_MAX, integer_text
+from pypto_dialect.xdsl_internals import skip_to
 
 SUPPORTED_INTEGER_WIDTHS = (1, 8, 16, 32, 64)
 SUPPORTED_INTEGER_TYPES = frozenset(
@@ -115,14 +116,6 @@ _CACHEABLE = re.compile(r"!pypto\.\w+<[\w, ]*>", re.ASCII)
 """A text that names no alias and nests nothing: it alone determines the type."""
 
 
-def skip_to(parser: BaseParser, pos: int) -> None:
-    """
-    Continue parsing at `pos`, past text read without the lexer. xDSL has no
-    public API for it; its own `_parse_dialect_symbol_body` does the same.
-    """
-    parser._resume_from(pos)  # pyright: ignore[reportPrivateUsage]
-
-
 def _type_text(parser: BaseParser, start: int, prefix: str = "") -> tuple[str, int]:
     """`prefix` and the text from `start` up to the first `>`, and its end."""
     content = parser.lexer.input.content
@@ -160,8 +153,7 @@ def parse_type(parser: AttrParser) -> Attribute:
     if not parser.lexer.input.content.startswith("!pypto.", start):
         return parser.parse_type()
     text, end = _type_text(parser, start)
-    if (parsed := _PARSED.get(text)) is not None:
-        skip_to(parser, end)
+    if (parsed := _PARSED.get(text)) is not None and skip_to(parser, end):
         return parsed
     parsed = parser.parse_type()
     if isinstance(parsed, _ShapedPyPTOType) and text.startswith(f"!{parsed.name}<"):
@@ -203,8 +195,7 @@ class _ShapedPyPTOType(
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         text, end = _type_text(parser, parser.pos, f"!{cls.name}")
-        if (parsed := _PARSED.get(text)) is not None:
-            skip_to(parser, end)
+        if (parsed := _PARSED.get(text)) is not None and skip_to(parser, end):
             return parsed.parameters
         with parser.in_angle_brackets():
             parameters = cls._parse_inside(parser)

@@ -5,22 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import chain
 
-from xdsl.ir import Block, Operation
+from xdsl.ir import Operation
 from xdsl.ir.core import OpT
 
-
-def block_ops(block: Block) -> list[Operation]:
-    """
-    The ops of `block`, in order. Read off xDSL's links directly: the
-    block's iterator costs two Python calls per op, and the passes list the
-    ops of every block they analyse.
-    """
-    ops: list[Operation] = []
-    op = block._first_op  # pyright: ignore[reportPrivateUsage]
-    while op is not None:
-        ops.append(op)
-        op = op._next_op  # pyright: ignore[reportPrivateUsage]
-    return ops
+from pypto_dialect.xdsl_internals import block_ops
 
 
 def walk_ops(root: Operation, *, regions_first: bool = False) -> Iterator[Operation]:

@@ -31,7 +31,7 @@ from passes.analysis.summaries import (
     class_effects,
 )
 from pypto_dialect.effects import TensorWindowAccess
-from pypto_dialect.walks import block_ops
+from pypto_dialect.xdsl_internals import block_ops, operands
 
 
 class DependenceGraph:
@@ -72,7 +72,7 @@ class DependenceGraph:
         for index, op in enumerate(graph.ops):
             # Region-free ops: their operands (a repeated one adds no edge
             # twice), as xDSL's tuple (its `operands` view costs two calls).
-            for value in summaries.uses(op) if op.regions else op._operands:  # pyright: ignore[reportPrivateUsage]
+            for value in summaries.uses(op) if op.regions else operands(op):
                 # Only results have their op in the index (`.op`: `.owner`
                 # is a property call).
                 if type(value) is not OpResult:

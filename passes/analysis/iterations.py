@@ -29,6 +29,7 @@ from passes.analysis.slots import rotation_modulus
 from passes.analysis.summaries import MemoryAccess, OpSummaries
 from passes.analysis.windows import LinearForm, LinearForms, Window, WindowDim
 from pypto_dialect.pipeline import PipelineOp
+from pypto_dialect.xdsl_internals import operands
 
 Loop = scf.ForOp | PipelineOp
 
@@ -94,7 +95,7 @@ def iterations(
     index_of = {id(op): index for index, op in enumerate(ops)}.get
     for index, op in enumerate(ops):
         # As `DependenceGraph.build`: xDSL's tuple of a region-free op's operands.
-        for value in summaries.uses(op) if op.regions else op._operands:  # pyright: ignore[reportPrivateUsage]
+        for value in summaries.uses(op) if op.regions else operands(op):
             if type(value) is OpResult:
                 source = index_of(id(value.op))
                 if source is not None and source < index:
@@ -103,7 +104,7 @@ def iterations(
             frontier.visit(index, visited[index])
     later = len(ops)
     for index, op in enumerate(ops):
-        for value in summaries.uses(op) if op.regions else op._operands:  # pyright: ignore[reportPrivateUsage]
+        for value in summaries.uses(op) if op.regions else operands(op):
             earlier = yielded.get(value)
             if (
                 type(earlier) is OpResult

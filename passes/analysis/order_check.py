@@ -30,6 +30,7 @@ from passes.analysis.summaries import (
     window_access_kind,
 )
 from pypto_dialect.effects import TensorWindowAccess
+from pypto_dialect.xdsl_internals import operands
 
 _Latest = list[int]
 """The latest new position among the earlier reads, and among the earlier writes."""
@@ -146,7 +147,7 @@ def _keeps_uses(
         new = position[index]
         # As `DependenceGraph.build`: the operands of region-free ops, the
         # uses from outside of the others, edges from earlier ops only.
-        for value in summaries.uses(op) if op.regions else op._operands:  # pyright: ignore[reportPrivateUsage]
+        for value in summaries.uses(op) if op.regions else operands(op):
             if type(value) is not OpResult:
                 continue
             source = index_of(id(value.op))

@@ -28,6 +28,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, SSAValue
 
 from passes.analysis.frontier import is_noalias_argument
 from pypto_dialect.constants import constant_int
+from pypto_dialect.xdsl_internals import operands
 
 _FOLDED = (arith.AddiOp, arith.SubiOp, arith.MuliOp)
 """The ops a window offset is folded through (`windows.py`)."""
@@ -100,14 +101,12 @@ class Shapes:
 
     def _op_shape(self, op: Operation, names: dict[int, int], name: _Namer) -> Shape:
         """An op's shape, its values numbered in `names` (by `id`; defined inside from 0)."""
-        if op._successors:  # pyright: ignore[reportPrivateUsage]
+        if op.successors:
             raise _NoShape
         attribute = self._attribute
-        # xDSL's tuple of operands (its `operands` view costs two calls).
-        operands = tuple([name(value) for value in op._operands])  # pyright: ignore[reportPrivateUsage]
         head = (
             op.name,
-            operands,
+            tuple([name(value) for value in operands(op)]),
             tuple([attribute(r.type) for r in op.results]),
             tuple(sorted((k, attribute(v)) for k, v in op.properties.items())),
             tuple(sorted((k, attribute(v)) for k, v in op.attributes.items())),

@@ -38,7 +38,7 @@ from pypto_dialect.effects import (
     TensorWindowAccess,
     WritesTensorWindow,
 )
-from pypto_dialect.walks import block_ops
+from pypto_dialect.xdsl_internals import block_ops, operands
 
 
 @cache
@@ -221,7 +221,7 @@ class OpSummaries:
         the slot it computes its tile into (`slots.filled_binding`).
         """
         accesses: list[MemoryAccess] = []
-        used = self.uses(op) if op.regions else op._operands  # pyright: ignore[reportPrivateUsage]
+        used = self.uses(op) if op.regions else operands(op)
         for value in used:
             if (binding := binding_of(value)) is not None:
                 accesses.append(self._slot_access(AccessKind.READ, binding))
@@ -239,11 +239,11 @@ class OpSummaries:
             return tuple(dict.fromkeys(op.operands))
         found = self._uses.get(id(op))
         if found is None:
-            values = list(op._operands)  # pyright: ignore[reportPrivateUsage]
+            values = list(operands(op))
             is_inner = _defined_directly_in(op)
             for nested in _nested_ops(op):
                 # xDSL's tuple: its `operands` view costs two calls.
-                used = self.uses(nested) if nested.regions else nested._operands  # pyright: ignore[reportPrivateUsage]
+                used = self.uses(nested) if nested.regions else operands(nested)
                 values.extend(value for value in used if not is_inner(value))
             found = self._uses[id(op)] = tuple(dict.fromkeys(values))
             self._summarized.append(op)

@@ -21,6 +21,7 @@ from xdsl.ir import Operation, OpResult, SSAValue
 
 from pypto_dialect.constants import constant_int
 from pypto_dialect.effects import TensorWindowAccess
+from pypto_dialect.xdsl_internals import operands
 
 Symbolic = frozenset[tuple[SSAValue, int]]
 """The symbolic part of a linear form: `(atom, coefficient)` pairs, no zero coefficient."""
@@ -124,7 +125,7 @@ class LinearForms:
                 forms[id(current)] = _leaf(current)
                 alive.append(stack.pop())
                 continue
-            lhs, rhs = cast(Operation, owner)._operands  # pyright: ignore[reportPrivateUsage]
+            lhs, rhs = operands(cast(Operation, owner))
             lhs_form, rhs_form = forms.get(id(lhs)), forms.get(id(rhs))
             if lhs_form is not None and rhs_form is not None:
                 expanding.discard(id(current))

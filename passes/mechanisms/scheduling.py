@@ -20,6 +20,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from passes.analysis import DependenceGraph
+from pypto_dialect.xdsl_internals import relink
 
 
 class _Comparable(Protocol):
@@ -159,22 +160,3 @@ def move_into_order(
     for index in moved:
         rewriter.handle_operation_insertion(ops[index])
     return moved
-
-
-def relink(block: Block, ordered: Sequence[Operation]) -> None:
-    """
-    Make `ordered`, a permutation of the ops of `block`, its op list. Set
-    on xDSL's fields directly, as `Block` does (detaching and inserting each
-    op walks up to the root to rule out cycles; the ops stay in their block).
-    """
-    previous: Operation | None = None
-    for op in ordered:
-        op._prev_op = previous  # pyright: ignore[reportPrivateUsage]
-        if previous is None:
-            block._first_op = op  # pyright: ignore[reportPrivateUsage]
-        else:
-            previous._next_op = op  # pyright: ignore[reportPrivateUsage]
-        previous = op
-    if previous is not None:
-        previous._next_op = None  # pyright: ignore[reportPrivateUsage]
-    block._last_op = previous  # pyright: ignore[reportPrivateUsage]

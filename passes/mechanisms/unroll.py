@@ -23,12 +23,18 @@ from xdsl.ir.core import OpT
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
-from passes.mechanisms.cloning import BlockCopier, create_op, insert_fresh
 from passes.mechanisms.demote import demote_to_scf_for
 from pypto_dialect.constants import constant_int
 from pypto_dialect.numbers import INDEX_MIN
 from pypto_dialect.pipeline import PipelineOp, YieldOp, pipeline_properties
-from pypto_dialect.walks import block_ops
+from pypto_dialect.walks import walk_ops
+from pypto_dialect.xdsl_internals import (
+    BlockCopier,
+    block_ops,
+    create_op,
+    insert_fresh,
+    set_valid_name,
+)
 
 Copies = Sequence[Sequence[Operation]]
 """
@@ -211,7 +217,7 @@ class _Unrolling:
         """Insert a single-result op made at the loop's location and name its result."""
         insert_fresh(builder, (op,))
         result = op.results[0]
-        result._name = None if name is None else _valid_name(name)  # pyright: ignore[reportPrivateUsage]
+        set_valid_name(result, None if name is None else _valid_name(name))
         return result
 
     def index_op(self, cls: type[OpT], *operands: SSAValue) -> OpT:
@@ -248,7 +254,7 @@ class _Unrolling:
         offset = self.index_op(arith.AddiOp, base, self.constant(k * self.step))
         index = offset.results[0]
         # The argument's own name, valid: set as `clone_op` sets names.
-        index._name = self.body_args[0]._name  # pyright: ignore[reportPrivateUsage]
+        set_valid_name(index, self.body_args[0].name_hint)
         return index, (offset,)
 
     def emit_copies(
@@ -265,7 +271,7 @@ class _Unrolling:
         `base + k*step`, the first seeded with `carried`; then `annotate`.
         With `first_is_original`, copy 0 is the original body, already in
         place (`base` and `carried` being its arguments). Returns the values
-        the last copy yields.
+        the last copy yields. A rewriter's listeners are told of the tags.
         """
         copies: list[Sequence[Operation]] = []
         if first_is_original:
@@ -277,6 +283,15 @@ class _Unrolling:
             insert_fresh(builder, (*offset, *ops))
             copies.append(ops)
         self.annotate(copies)
+        if (
+            isinstance(builder, PatternRewriter)
+            and builder.operation_modification_handler
+        ):
+            # The copies were inserted before `annotate` tagged them.
+            for ops in copies[first_is_original:]:
+                for op in ops:
+                    for nested in walk_ops(op):
+                        builder.notify_op_modified(nested)
         return carried
 
     def emit_main_loop(self, ub: SSAValue, *, remainder_follows: bool) -> PipelineOp:

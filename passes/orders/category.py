@@ -29,6 +29,7 @@ from pypto_dialect.tile import (
     writes_accumulator,
 )
 from pypto_dialect.types import MemorySpace, TileType
+from pypto_dialect.xdsl_internals import operands
 
 
 class Category(Enum):
@@ -88,7 +89,7 @@ def _is_scalar_compute(op: Operation) -> bool:
     if op.regions or not results:
         return False
     for result in results:  # a loop: `all` over a generator costs more, per op
-        if not _is_scalar_type(type(result._type)):  # pyright: ignore[reportPrivateUsage]
+        if not _is_scalar_type(type(result.type)):
             return False
     return never_has_effects(type(op)) or is_side_effect_free(op)
 
@@ -106,7 +107,7 @@ def classify(op: Operation, *, overlap_stores: bool = True) -> Category:
         return Category.STORE if overlap_stores else Category.TILE_COMPUTE
     # An extract: the source and the result off the op's own tuples (IRDL's
     # accessors cost several calls each).
-    source, result = op._operands[0], op.results[0]  # pyright: ignore[reportPrivateUsage]
+    source, result = operands(op)[0], op.results[0]
     if (
         _space(source.type) is MemorySpace.MAT
         and _space(result.type) in _OPERAND_SPACES
@@ -130,7 +131,7 @@ def effective_membership(op: Operation) -> tuple[StagePair, ...]:
     if own := membership(op):
         return own
     block = op.parent
-    for operand in op._operands:  # pyright: ignore[reportPrivateUsage]
+    for operand in operands(op):
         if (
             type(operand) is OpResult
             and operand.op.parent is block
@@ -176,7 +177,7 @@ def schedule_keys(
         results = op.results
         if len(results) == 1:
             (result,) = results
-            shape = (type(op), type(result._type))  # pyright: ignore[reportPrivateUsage]
+            shape = (type(op), type(result.type))
         elif not results:
             shape = (type(op), None)
         else:  # every result's type decides: not memoized

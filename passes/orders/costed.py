@@ -17,9 +17,9 @@ from passes.analysis.graph import schedulable_ops
 from passes.analysis.iterations import Loop
 from passes.analysis.shape import Shape, Shapes
 from passes.diagnostics import cost_model
+from passes.orders import modelled as order_modelled
 from passes.orders.body_model import BodyModel
 from passes.orders.category import ScheduleKey
-from passes.orders import modelled as order_modelled
 from passes.orders.engine import engine_chains, engine_keys, prefetch_distance
 from passes.orders.modelled import Body, Candidate, Choice, choose_order
 from passes.schedule.engines import (

@@ -18,7 +18,6 @@ from passes.analysis.graph import DependenceGraph
 from passes.analysis.iterations import Loop, iterations
 from passes.analysis.slots import slot_period
 from passes.analysis.summaries import OpSummaries
-from passes.mechanisms.cloning import clone_op
 from passes.schedule.engines import (
     Core,
     CostModel,
@@ -35,6 +34,7 @@ from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, Stage
 from pypto_dialect.tile import RowReductionOp, TPopOp, TPushOp
 from pypto_dialect.types import MemorySpace, TileType
 from pypto_dialect.walks import walk_ops
+from pypto_dialect.xdsl_internals import clone_op
 
 Use = tuple[int, bool]
 """A step that uses a tile, and whether it updates it in place."""

@@ -24,12 +24,12 @@ from xdsl.interpreter import (
     impl,
     register_impls,
 )
+from xdsl.interpreters.arith import ArithFunctions
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.comparisons import to_signed, to_unsigned
 from xdsl.utils.exceptions import InterpretationError
 
 from pypto_dialect.interpreter.elements import INDEX_BITWIDTH, convert, numpy_dtype
-from pypto_dialect.interpreter.upstream import ArithFunctions
 from pypto_dialect.interpreter.values import (
     as_scalar,
     implementation,

@@ -21,14 +21,12 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
 )
-from xdsl.interpreter import (
-    Interpreter,
-    OpImplResult,
-    _InterpreterFunctionImpls,  # pyright: ignore[reportPrivateUsage]
-)
+from xdsl.interpreter import Interpreter
+from xdsl.interpreters.builtin import BuiltinFunctions
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.math import MathFunctions
 from xdsl.ir import Attribute, Operation, OpResult
 from xdsl.traits import SymbolTable
-from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import InterpretationError
 
 from pypto_dialect.effects import ChannelDirection
@@ -53,11 +51,6 @@ from pypto_dialect.interpreter.scf import (
     PyPTOCfFunctions,
     PyPTOScfFunctions,
 )
-from pypto_dialect.interpreter.upstream import (
-    BuiltinFunctions,
-    FuncFunctions,
-    MathFunctions,
-)
 from pypto_dialect.interpreter.values import (
     Scalar,
     frozen,
@@ -70,6 +63,7 @@ from pypto_dialect.interpreter_limits import (
 )
 from pypto_dialect.types import TensorType, TileType
 from pypto_dialect.walks import walk_ops
+from pypto_dialect.xdsl_internals import call_op, new_interpreter
 
 KernelArg: TypeAlias = Array | np.generic | int | float
 """An argument of `run_kernel`: an array for a tensor or tile, a number for a scalar."""
@@ -88,12 +82,7 @@ def kernel_interpreter(
     and what upstream lowerings produce from them (cf, math),
     reporting every op it runs to `listeners`.
     """
-    interpreter = Interpreter(
-        module,
-        index_bitwidth=INDEX_BITWIDTH,
-        listeners=tuple(listeners),
-        _impls=_ErrorsAtTheFailingOp(),
-    )
+    interpreter = new_interpreter(module, INDEX_BITWIDTH, tuple(listeners))
     for functions in (
         BuiltinFunctions(),
         FuncFunctions(),
@@ -105,42 +94,6 @@ def kernel_interpreter(
     ):
         interpreter.register_implementations(functions)
     return interpreter
-
-
-class _ErrorsAtTheFailingOp(_InterpreterFunctionImpls):  # pyright: ignore[reportPrivateUsage]
-    """
-    xDSL's table of implementations, but an error is attached (`emit_error`:
-    the module printed into its notes, the op marked) to the op that raised
-    it only, not again at every op around it: xDSL's prints the module once
-    per enclosing loop, quadratic in a deep nest and, past Python's recursion
-    limit, a `RecursionError` instead of the error. A module nested too
-    deeply to print is left out of the notes.
-    """
-
-    def run(
-        self, interpreter: Interpreter, op: Operation, args: tuple[Any, ...]
-    ) -> OpImplResult:
-        implementations = self._impl_dict  # pyright: ignore[reportPrivateUsage]
-        if type(op) not in implementations:
-            raise InterpretationError(
-                f"Could not find interpretation function for op {op.name}"
-            )
-        functions, implementation = implementations[type(op)]
-        try:
-            return implementation(functions, interpreter, op, args)
-        except RecursionError:
-            raise  # the nest is too deep: `run_kernel` says so
-        except Exception as error:
-            if getattr(error, "__notes__", None):
-                raise  # already attached to the op inside this one
-            try:
-                op.emit_error("Error while interpreting op", error)
-            except RecursionError as printing:
-                if printing is error:
-                    raise
-                Diagnostic().add_message(op, "Error while interpreting op")
-                error.add_note("(the module is nested too deeply to print here)")
-                raise error from None
 
 
 @dataclass(frozen=True)
@@ -248,7 +201,7 @@ def run_kernel(
     interpreter.set_data(PyPTOScfFunctions, ITERATIONS_LEFT, max_iterations)
     try:
         with np.errstate(all="ignore"):
-            results = interpreter.call_op(kernel, values)
+            results = call_op(interpreter, kernel, values)
     except RecursionError:
         raise InterpretationError(
             f"@{entry}: its ops are nested too deeply to run"

@@ -14,9 +14,10 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
+from xdsl.interpreters.cf import CfFunctions
+from xdsl.interpreters.scf import ScfFunctions
 from xdsl.utils.exceptions import InterpretationError
 
-from pypto_dialect.interpreter.upstream import CfFunctions, ScfFunctions
 from pypto_dialect.interpreter.values import implementation, integer_scalar
 from pypto_dialect.interpreter_limits import DEFAULT_MAX_ITERATIONS
 from pypto_dialect.pipeline import PipelineOp

@@ -4,7 +4,7 @@ internal errors (bugs, exit code 70), `--version`. Decoding and located
 source errors are `pypto_dialect.source_text`'s, which the frontend shares.
 
 xDSL ops do not keep where they were parsed from: `CheckedParser`
-(`pypto_dialect.checked`) remembers it, `recording_diagnosed_ops` tells
+(`pypto_dialect.checked`) remembers it, `diagnosed_ops` tells
 which ops a diagnostic is about (the op a verifier or pass reported; for an
 interpretation error, the op that failed, then the ops around it), and
 `diagnostic_text` words the report for both tools.
@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
-from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import DiagnosticException
 
 from pypto_dialect import __version__
@@ -53,36 +52,37 @@ def reported_diagnostics(
     the op they are about (`diagnostic_text`); `name_op` says whether the
     text names the op (an error that names it itself says no).
     """
-    with recording_diagnosed_ops() as diagnosed:
-        try:
-            yield
-        except DiagnosticException as error:
-            text = diagnostic_text(
-                str(error),
-                diagnosed,
-                op_spans,
-                source_name,
-                context=f"{context}: " if context else "",
-                name_op=name_op(error),
-            )
-            raise ToolFailure(text) from None
-
-
-@contextmanager
-def recording_diagnosed_ops() -> Generator[list[Operation]]:
-    """Collect the ops that xDSL attaches diagnostics to while the block runs."""
-    diagnosed: list[Operation] = []
-    add_message = Diagnostic.add_message
-
-    def recording_add_message(self: Diagnostic, op: Operation, message: str) -> None:
-        diagnosed.append(op)
-        add_message(self, op, message)
-
-    setattr(Diagnostic, "add_message", recording_add_message)  # noqa: B010
     try:
-        yield diagnosed
-    finally:
-        setattr(Diagnostic, "add_message", add_message)  # noqa: B010
+        yield
+    except DiagnosticException as error:
+        text = diagnostic_text(
+            str(error),
+            diagnosed_ops(error),
+            op_spans,
+            source_name,
+            context=f"{context}: " if context else "",
+            name_op=name_op(error),
+        )
+        raise ToolFailure(text) from None
+
+
+def diagnosed_ops(error: BaseException) -> list[Operation]:
+    """
+    The ops a diagnostic is about, innermost first: each op whose
+    `emit_error` raised it (or the door's `raise_at`), read off its traceback;
+    else the error's own `op` (an `ExportError` raised again).
+    """
+    from pypto_dialect.xdsl_internals import raise_at
+
+    receivers = {Operation.emit_error.__code__: "self", raise_at.__code__: "op"}
+    found = [
+        frame.f_locals.get(receivers[frame.f_code])
+        for frame, _ in traceback.walk_tb(error.__traceback__)
+        if frame.f_code in receivers
+    ]
+    ops = [op for op in reversed(found) if isinstance(op, Operation)]
+    carried = getattr(error, "op", None)
+    return ops or ([carried] if isinstance(carried, Operation) else [])
 
 
 def diagnostic_text(

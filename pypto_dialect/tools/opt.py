@@ -22,7 +22,7 @@ import shutil
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
@@ -35,8 +35,8 @@ from pypto_dialect.tools.diagnostics import (
     PrintAndExit,
     ToolFailure,
     add_traceback_flag,
+    diagnosed_ops,
     diagnostic_text,
-    recording_diagnosed_ops,
     report_internal_error,
     version_text,
 )
@@ -69,14 +69,10 @@ class PyPTOOptMain(xDSLOptMain):
         super().__init__(description, args)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
-        super().register_all_arguments(arg_parser)
         # xDSL's help of `-p` names every pass, most of `--help`: --list-passes
-        # lists them. argparse has no public way to reach an added option.
-        actions = arg_parser._actions  # pyright: ignore[reportPrivateUsage]
-        passes = next(action for action in actions if action.dest == "passes")
-        passes.help = (
-            "the passes to run, comma-separated, each NAME or "
-            "NAME{OPTION=VALUE ...} (see --list-passes and --help-pass)"
+        # lists them. xDSL adds its options through a stand-in that shortens it.
+        super().register_all_arguments(
+            cast(argparse.ArgumentParser, _ShortPassesHelp(arg_parser))
         )
         arg_parser.add_argument(
             "--list-passes",
@@ -180,19 +176,18 @@ class PyPTOOptMain(xDSLOptMain):
         return parser.parse_module(not self.args.no_implicit_module)
 
     def run(self) -> None:
-        with recording_diagnosed_ops() as diagnosed:
-            try:
-                super().run()
-            except ParseError as error:
-                _fail(located_error(error.span, error.msg))
-            except DiagnosticException as error:
-                self._report_diagnostic(error, diagnosed)
-            except UnreadableInput as error:
-                _fail(f"pypto-opt: error: cannot read {self.get_input_name()}: {error}")
-            except OSError as error:
-                _fail(f"pypto-opt: error: {error}")
-            except Exception as error:
-                sys.exit(report_internal_error("pypto-opt", error, self.args.traceback))
+        try:
+            super().run()
+        except ParseError as error:
+            _fail(located_error(error.span, error.msg))
+        except DiagnosticException as error:
+            self._report_diagnostic(error, diagnosed_ops(error))
+        except UnreadableInput as error:
+            _fail(f"pypto-opt: error: cannot read {self.get_input_name()}: {error}")
+        except OSError as error:
+            _fail(f"pypto-opt: error: {error}")
+        except Exception as error:
+            sys.exit(report_internal_error("pypto-opt", error, self.args.traceback))
 
     def _report_diagnostic(
         self, error: DiagnosticException, diagnosed: list[Operation]
@@ -203,6 +198,24 @@ class PyPTOOptMain(xDSLOptMain):
                 str(error), diagnosed, self.op_spans, self.get_input_name(), notes=notes
             )
         )
+
+
+class _ShortPassesHelp:
+    """An argument parser that adds `-p` with a short help, and is `parser` otherwise."""
+
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self.parser = parser
+
+    def add_argument(self, *names: str, **options: Any) -> argparse.Action:
+        if "--passes" in names:
+            options["help"] = (
+                "the passes to run, comma-separated, each NAME or "
+                "NAME{OPTION=VALUE ...} (see --list-passes and --help-pass)"
+            )
+        return self.parser.add_argument(*names, **options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.parser, name)
 
 
 def _fail(*lines: str) -> NoReturn:

@@ -337,7 +337,7 @@ def _build(spec: ArgSpec, available: PassFactories) -> ModulePass:
         if not option.accepts(value):
             raise PipelineError(
                 f"pass '{spec.name}': option '{spelling}' takes "
-                f"{option.accepted}, got {_shown(value)}"
+                f"{option.accepted}, got {_shown(value)}{_choice_hint(option, value)}"
             )
     given = spec.normalize_parameter_names().parameters
     for option in options.values():
@@ -362,6 +362,15 @@ def _unknown_option(name: str, spelling: str, options: Mapping[str, PassOption])
         f"pass '{name}' has no option '{spelling}'{suggestion} (its options: "
         f"{known}; `{HELP_PASS} {name}` describes them)"
     )
+
+
+def _choice_hint(option: PassOption, value: ParameterListType) -> str:
+    """`_did_you_mean` among the choices of a `Literal` option, for one string."""
+    if get_origin(option.hint) is not Literal or len(value) != 1:
+        return ""
+    (given,) = value
+    choices = [c for c in get_args(option.hint) if isinstance(c, str)]
+    return _did_you_mean(given, choices) if isinstance(given, str) else ""
 
 
 def _did_you_mean(name: str, choices: Iterable[str]) -> str:

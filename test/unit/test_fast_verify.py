@@ -32,9 +32,10 @@ from xdsl.irdl import IRDLOperation
 from xdsl.utils.exceptions import VerifyException
 
 from pypto_dialect.dialect import PyPTO
-from pypto_dialect.fast_verify import compiled_definition
+from pypto_dialect.fast_verify import compile_definition, compiled_definition
 from pypto_dialect.types import MemorySpace, TensorType, TileType
 from pypto_dialect.walks import walk_ops
+from pypto_dialect.xdsl_internals import fast_paths_enabled
 
 OPS: list[type[IRDLOperation]] = [
     op for op in PyPTO.operations if issubclass(op, IRDLOperation)
@@ -58,7 +59,8 @@ def _generic_error(op: Operation) -> str | None:
 def _assert_agrees(op: Operation) -> None:
     """The same diagnostic as xDSL's, and the test taken whenever xDSL accepts."""
     # Locals only: pytest would print an op's repr, with its parents, the module.
-    compiled = compiled_definition(type(op))
+    definition = cast(type[IRDLOperation], type(op)).get_irdl_definition()
+    compiled = compile_definition(definition)
     assert compiled is not None, op.name
     expected, found = _generic_error(op), _error(compiled.verify, op)
     assert found == expected, op.name
@@ -67,7 +69,13 @@ def _assert_agrees(op: Operation) -> None:
 
 
 def test_every_op_of_the_dialect_is_compiled():
-    assert [op.name for op in OPS if compiled_definition(op) is None] == []
+    definitions = [op.get_irdl_definition() for op in OPS]
+    assert [d.name for d in definitions if compile_definition(d) is None] == []
+
+
+def test_the_compiled_tests_are_installed_with_the_fast_paths_only():
+    installed = [compiled_definition(op) is not None for op in OPS]
+    assert installed == [fast_paths_enabled()] * len(OPS)
 
 
 INPUTS = parsed_inputs()

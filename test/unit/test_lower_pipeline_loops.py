@@ -16,13 +16,13 @@ from xdsl.dialects.builtin import IndexType, ModuleOp, UnknownLoc
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from passes.lower_pipeline_loops import _TYPE_ONLY, LowerPipelineLoopsPass  # pyright: ignore[reportPrivateUsage]
-from passes.mechanisms.cloning import clone_op, discard
 from passes.mechanisms.unroll import REMAINDERS, Remainder, body_copies, index_constant
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.context import pypto_context
 from pypto_dialect.interpreter import find_kernel, parameter_names, run_kernel
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import walk_ops
+from pypto_dialect.xdsl_internals import clone_op, discard
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("*.mlir"))
 

@@ -25,7 +25,7 @@ from xdsl.ir import Block, Operation
 
 from bench.kernels.strategies import GeneratedKernel, kernels
 from passes.analysis import DependenceGraph
-from passes.canonicalize_io_order import CanonicalizeIOOrderPass
+from passes.canonicalize_io_order import CanonicalizeIOOrderPass, OrderName
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import closest
 
@@ -42,7 +42,9 @@ BUDGET = (
 @pytest.mark.parametrize("order", ["engine", "modelled"])
 @BUDGET
 @given(kernels(), SEEDS)
-def test_order_keeps_every_dependence(order: str, kernel: GeneratedKernel, seed: int):
+def test_order_keeps_every_dependence(
+    order: OrderName, kernel: GeneratedKernel, seed: int
+):
     run = Run(kernel, seed)
     lower(run, round_trip=False)
     reorder = CanonicalizeIOOrderPass(order=order)
@@ -75,7 +77,7 @@ def _current(op: Operation, bodies: dict[Operation, Block]) -> Operation:
 
 @pytest.mark.parametrize("order", ["engine", "modelled"])
 @pytest.mark.parametrize("module", LOWERED_CORPUS)
-def test_order_keeps_every_edge_on_the_corpus(order: str, module: ModuleOp):
+def test_order_keeps_every_edge_on_the_corpus(order: OrderName, module: ModuleOp):
     """On every lowered lit input and example, each edge of the graph holds after."""
     module = module.clone()
     edges = _edges(module)

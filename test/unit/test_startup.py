@@ -1,9 +1,9 @@
 """
 The tools import only what they use, so that they start at once: `--help`
 loads no numpy, interpreter, frontend or pass; a kernel run loads neither
-`ml_dtypes` (unless a narrow float needs it) nor the interpreters of xDSL
-it does not use. Each case runs a tool in a fresh process and reads its
-`sys.modules`; nothing is timed (`python -m bench startup` times them).
+`ml_dtypes` (unless a narrow float needs it) nor the frontend. Each case
+runs a tool in a fresh process and reads its `sys.modules`; nothing is
+timed (`python -m bench startup` times them).
 """
 
 from __future__ import annotations
@@ -73,33 +73,13 @@ def test_a_kernel_run_loads_what_it_uses():
     modules = imported(RUN, ADD_ONE)
     assert "pypto_dialect.interpreter" in modules
     assert loaded(modules, ("ml_dtypes", "matplotlib", "pypto_dialect.dsl")) == []
-    # xDSL's interpreters of the dialects a kernel uses, not all of them.
     assert "xdsl.interpreters.scf" in modules
-    assert loaded(modules, ("xdsl.interpreters.riscv", "xdsl.dialects.riscv")) == []
 
 
 def test_a_narrow_float_loads_ml_dtypes(tmp_path: Path):
     kernel = tmp_path / "bf16.mlir"
     kernel.write_text(Path(ADD_ONE).read_text().replace("f32", "bf16"))
     assert "ml_dtypes" in imported(RUN, str(kernel))
-
-
-def test_the_interpreters_of_xdsl_stay_whole_for_whoever_needs_them():
-    """`from xdsl.interpreters import ...` still runs the package's own `__init__`."""
-    check = (
-        "import pypto_dialect.interpreter\n"
-        "from xdsl.interpreters import register_implementations, riscv\n"
-        "import xdsl.interpreters.math as math\n"
-        "print(register_implementations.__module__, riscv.__name__, math.__name__)\n"
-    )
-    finished = subprocess.run(
-        [sys.executable, "-c", check], capture_output=True, text=True, check=True
-    )
-    assert finished.stdout.split() == [
-        "xdsl.interpreters",
-        "xdsl.interpreters.riscv",
-        "xdsl.interpreters.math",
-    ]
 
 
 def test_opt_on_mlir_loads_no_frontend_or_interpreter():

@@ -126,3 +126,7 @@ func.func @stages_one(%x: !pypto.tensor<1024xf32>, %acc: !pypto.tile<16x16xf32, 
 // CHECK:         %{{\w+}} = scf.for %{{\w+}} = %{{\w+}} to %{{\w+}} step %{{\w+}} iter_args(%[[A:\w+]] = %{{\w+}}) -> (!pypto.tile<16x16xf32, acc>) {
 // CHECK:           %{{\w+}} = pypto.bind %{{\w+}} to %[[PM]][%{{\w+}}] : !pypto.tile<128xf32, mat>
 // CHECK:           scf.yield %[[A]] : !pypto.tile<16x16xf32, acc>
+
+// A function declaration (no body) beside them is left as it is.
+func.func private @declared(index)
+// CHECK-LABEL: func.func private @declared(index)

@@ -25,7 +25,7 @@
 // EXPLAIN-NEXT: explain: true or false; default false
 // EXPLAIN-NEXT:     Print to stderr, per block, each op that moved or that a dependence held
 // EXPLAIN-NEXT:     back; with `order=modelled`, the candidates and their modelled times.
-// EXPLAIN-NEXT: order: a string; default "category"
+// EXPLAIN-NEXT: order: one of category, engine, modelled; default "category"
 // EXPLAIN-NEXT:     `category` (PyPTO's), `engine` or `modelled`: see the pass's page.
 // EXPLAIN-NEXT: costs: a string; default ""
 

@@ -1,5 +1,5 @@
 """
-`clone_op` makes what `Operation.clone` makes: the same printed op
+The door's fast paths make what their public twins make. `clone_op` makes what `Operation.clone` makes: the same printed op
 (locations and name hints included) and sound use lists, on every op of the
 examples and the lit inputs, and on regions whose values are used before
 their definition or whose blocks branch to each other.
@@ -7,7 +7,12 @@ their definition or whose blocks branch to each other.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from importlib.metadata import version as xdsl_version
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from corpus import parsed, sound_inputs
@@ -27,14 +32,18 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint
 
-from passes.mechanisms.cloning import (
+from pypto_dialect.walks import walk_ops
+from pypto_dialect.xdsl_internals import (
+    PUBLIC_ENV,
+    TESTED_XDSL,
     BlockCopier,
+    block_ops,
     clone_op,
     create_op,
     insert_fresh,
-    transplant,
+    replace_by,
+    selects_fast_paths,
 )
-from pypto_dialect.walks import block_ops, walk_ops
 
 REGIONS = """
 "test.graph"() ({
@@ -177,36 +186,27 @@ def _printed(module: ModuleOp) -> str:
     [module for _, module in SOUND_INPUTS],
     ids=[name for name, _ in SOUND_INPUTS],
 )
-def test_transplant_into_the_same_class_changes_nothing(module: ModuleOp):
+def test_replace_by_into_the_same_class_changes_nothing(module: ModuleOp):
     copy = module.clone()
     before = _printed(copy)
     ops = [op for op in walk_ops(copy) if op is not copy and not op.successors]
     for op in ops:
-        new = transplant(op, type(op), dict(op.properties))
-        assert not op.results and not op.operands and op.parent is None
+        new = replace_by(op, type(op), dict(op.properties), PatternRewriter(op))
+        assert op.parent is None
         assert new.parent is not None
     assert _printed(copy) == before
     check_links(copy)
 
 
-def test_transplant_takes_over_uses_and_regions():
+def test_replace_by_takes_over_uses_and_regions():
     module = parsed(f'%outer = "test.def"() : () -> i32\n{REGIONS}')
     outer, graph, _ = _top_ops(module)
     (result,) = outer.results
-    new = transplant(graph, type(graph), {})
+    new = replace_by(graph, type(graph), {}, PatternRewriter(graph))
     use = new.regions[0].block.first_op
     assert use is not None and use.operands[1] is result
     assert new.regions[0].parent is new
     check_links(module)
-
-
-def test_transplant_refuses_successors():
-    module = parsed(f'%outer = "test.def"() : () -> i32\n{REGIONS}')
-    cfg = _top_ops(module)[2]
-    branch = cfg.regions[0].blocks[0].last_op
-    assert branch is not None
-    with pytest.raises(ValueError, match="has successors"):
-        transplant(branch, type(branch), {})
 
 
 _INDEX_ONE = IntegerAttr(1, IndexType())
@@ -282,3 +282,41 @@ def test_insert_fresh_links_like_insert(where: str):
     if where == "empty":
         assert list(holder.regions[0].block.ops) == new
     check_links(module)
+
+
+def test_the_public_twins_are_chosen_by_the_variable_or_an_untested_xdsl():
+    tested = sorted(TESTED_XDSL)[0]
+    assert selects_fast_paths({}, tested)
+    assert selects_fast_paths({PUBLIC_ENV: "0"}, tested)
+    assert not selects_fast_paths({PUBLIC_ENV: "1"}, tested)
+    assert not selects_fast_paths({}, "0.74.0")
+    assert not selects_fast_paths({}, "0.76.0")
+
+
+def test_the_mode_is_the_environment_s_in_a_fresh_process():
+    code = "from pypto_dialect import fast_paths_enabled; print(fast_paths_enabled())"
+    for setting, expected in [
+        ("1", "False"),
+        ("0", str(xdsl_version("xdsl") in TESTED_XDSL)),
+    ]:
+        finished = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, PUBLIC_ENV: setting},
+        )
+        assert finished.stdout.strip() == expected
+
+
+def test_only_the_door_reaches_xdsl_s_private_fields():
+    """No other library module silences pyright's `reportPrivateUsage`."""
+    root = Path(__file__).parents[2]
+    door = root / "pypto_dialect" / "xdsl_internals.py"
+    silenced = [
+        str(path.relative_to(root))
+        for package in ("pypto_dialect", "passes")
+        for path in sorted((root / package).rglob("*.py"))
+        if path != door and "reportPrivateUsage" in path.read_text(encoding="utf-8")
+    ]
+    assert silenced == []

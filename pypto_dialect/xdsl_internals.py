@@ -1,25 +1,34 @@
 """
-Copies of ops for the lowering: what xDSL's `Operation.clone` makes, built
-directly; and `transplant`, an op replaced by one of another class that
-takes over its operands, results and regions. `Operation.clone` goes
-through `Operation.__init__` (operands set empty, then set again on a
-second walk; every name hint re-validated by a regex; default properties
-looked up again), which was three quarters of
-`lower-pipeline-loops` (docs/performance.md, "Fourth round"). The copy here
-sets each field once. It reads and writes `Operation`'s own fields, so it is
-tied to the pinned xDSL (0.75); `test_cloning.py` compares it with
-`Operation.clone` on every op of the test corpus, use lists included.
+The one door to xDSL's internals: the fast paths that read or write the
+private fields of xDSL's IR classes, each beside its public-API twin.
+
+The fast paths build what xDSL's public API builds, field by field: a copy
+(`Operation.clone`), a new op (`Operation.create`), an insertion
+(`Builder.insert`), a replacement (`PatternRewriter.replace`), a block's
+ops read and reordered (`Block.ops`, `Block.detach_op`/`add_ops`). The
+lowering spends most of its time in these (`Operation.clone` alone goes
+through `Operation.__init__`, re-validating every name hint). They are
+tied to the xDSL versions in `TESTED_XDSL`; `test_xdsl_internals.py`
+compares each with its twin.
+
+Which set is used is decided once, when this module is imported: the public
+twins when the environment sets `PYPTO_XDSL_PUBLIC=1` or when the installed
+xDSL is not one of `TESTED_XDSL`, the fast paths otherwise.
+`fast_paths_enabled()` says which. An xDSL upgrade so costs speed, never
+correctness. Everything else in the project uses xDSL's public API only.
 """
 
-# The fields of xDSL's IR classes are set directly, as xDSL's own IR code does.
+# This module is the one place allowed to use xDSL's private fields.
 # pyright: reportPrivateUsage=false
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from operator import itemgetter
-from typing import cast
+from importlib.metadata import version
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, cast
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import LocationAttr
@@ -28,14 +37,138 @@ from xdsl.ir.core import OpT, SSAValues, Use
 from xdsl.irdl import AttributeDef, IRDLOperation, OptionalDef, PropertyDef
 from xdsl.pattern_rewriter import PatternRewriter
 
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.interpreter import (
+        Interpreter,
+        OpImplResult,
+        _InterpreterFunctionImpls,
+    )
+    from xdsl.parser import BaseParser
+
+    Listener = Interpreter.Listener
+
+TESTED_XDSL = frozenset({"0.75.0"})
+"""The xDSL versions the fast paths were tested with."""
+
+PUBLIC_ENV = "PYPTO_XDSL_PUBLIC"
+"""The environment variable that, set to 1, selects the public twins."""
+
+
+def selects_fast_paths(environ: Mapping[str, str], xdsl_version: str) -> bool:
+    """
+    Whether the fast paths are chosen in the environment `environ` with
+    xDSL `xdsl_version` installed (see the module's docstring).
+    """
+    return environ.get(PUBLIC_ENV) != "1" and xdsl_version in TESTED_XDSL
+
+
+_FAST = selects_fast_paths(os.environ, version("xdsl"))
+
+
+def fast_paths_enabled() -> bool:
+    """Whether the fast paths are on (else the public twins are)."""
+    return _FAST
+
+
+operands: Callable[[Operation], Sequence[SSAValue]] = attrgetter(
+    "_operands" if _FAST else "operands"
+)
+"""The operands of an op (a getter in C: the analyses call it per op)."""
+
+
+def block_ops(block: Block) -> list[Operation]:
+    """
+    The ops of `block`, in order: `list(block.ops)`. The fast path reads
+    xDSL's links directly (the block's iterator costs two Python calls per
+    op, and the passes list the ops of every block they analyse).
+    """
+    if not _FAST:
+        return list(block.ops)
+    ops: list[Operation] = []
+    op = block._first_op
+    while op is not None:
+        ops.append(op)
+        op = op._next_op
+    return ops
+
+
+def skip_to(parser: BaseParser, pos: int) -> bool:
+    """
+    Continue parsing at `pos`, past text read without the lexer, and say
+    so; or, with the public twins, do nothing and say so (the caller then
+    parses the text). xDSL has no public API for it; its own
+    `_parse_dialect_symbol_body` does the same.
+    """
+    if _FAST:
+        parser._resume_from(pos)
+    return _FAST
+
+
+def set_valid_name(value: SSAValue, name: str | None) -> None:
+    """
+    `value.name_hint = name` for a `name` already valid (the original's, or
+    checked once): the fast path skips the check.
+    """
+    if _FAST:
+        value._name = name
+    else:
+        value.name_hint = name
+
+
+def relink(block: Block, ordered: Sequence[Operation]) -> None:
+    """
+    Make `ordered`, a permutation of the ops of `block`, its op list: each
+    op detached and added back in order. The fast path sets xDSL's links
+    directly (detaching and inserting each op walks up to the root to rule
+    out cycles; the ops stay in their block). Nobody is notified.
+    """
+    if not _FAST:
+        for op in ordered:
+            block.detach_op(op)
+        block.add_ops(ordered)
+        return
+    _link(block, ordered, None, None)
+
+
+def _link(
+    block: Block,
+    ops: Sequence[Operation],
+    previous: Operation | None,
+    following: Operation | None,
+) -> None:
+    """
+    Link `ops`, in order, into `block` between `previous` and `following`
+    (None: the block's ends), setting xDSL's fields directly.
+    """
+    for op in ops:
+        op.parent = block
+        op._prev_op = previous
+        if previous is None:
+            block._first_op = op
+        else:
+            previous._next_op = op
+        previous = op
+    if previous is not None:
+        previous._next_op = following
+    if following is None:
+        block._last_op = previous
+    else:
+        following._prev_op = previous
+
 
 def clone_op(op: Operation, mapper: dict[SSAValue, SSAValue]) -> Operation:
     """
-    A detached copy of `op`, regions included, like `op.clone(mapper)`:
-    operands go through `mapper` (a value it lacks is used as is), and the
-    results and block arguments of the copy are recorded in it. Attributes,
-    properties, locations and name hints are the original's.
+    A detached copy of `op`, regions included: `op.clone(mapper)`. Operands
+    go through `mapper` (a value it lacks is used as is), and the results
+    and block arguments of the copy are recorded in it. Attributes,
+    properties, locations and name hints are the original's. The fast path
+    sets each field once (`Operation.clone` goes through
+    `Operation.__init__`: operands set empty, then set again; every name
+    hint re-validated; default properties looked up again).
     """
+    if not _FAST:
+        return op.clone(mapper)
     if not op.regions:
         copy = _copy_fields(op, tuple([mapper.get(v, v) for v in op._operands]), mapper)
         if op._successors:
@@ -83,7 +216,8 @@ class BlockCopier:
     outside the run first, then the arguments, then each op's results), so
     an op without regions or successors is copied inline in one loop, no
     value hashed; the others go through `clone_op`. `outputs` are the values
-    whose copies a copy returns (say, what the block yields).
+    whose copies a copy returns (say, what the block yields). The public
+    twin clones each op with `op.clone(mapper)`.
     """
 
     def __init__(
@@ -92,6 +226,13 @@ class BlockCopier:
         ops: Sequence[Operation],
         outputs: Sequence[SSAValue],
     ) -> None:
+        self._args, self._ops, self._outputs_of = (
+            tuple(args),
+            tuple(ops),
+            tuple(outputs),
+        )
+        if not _FAST:
+            return
         # Keyed by `id`: an `SSAValue` hashes through a Python-level `__hash__`.
         results = [result for op in ops for result in op.results]
         defined = {id(value) for value in (*args, *results)}
@@ -118,6 +259,10 @@ class BlockCopier:
         A detached copy of each op, in order, with `seed` for the arguments;
         and the copies of the outputs.
         """
+        if not _FAST:
+            mapper = dict(zip(self._args, seed, strict=True))
+            copies = [op.clone(mapper) for op in self._ops]
+            return copies, tuple([mapper.get(v, v) for v in self._outputs_of])
         values = [*self._outside, *seed]
         ops: list[Operation] = []
         for op, pick, results, cloned in self._plan:
@@ -176,8 +321,17 @@ def create_op(
     built directly: for ops the lowering creates whose operands, properties
     and detached `regions` are known to fit `cls` (index arithmetic, the main
     loop). As `create` does, absent properties and attributes that have
-    defaults take them.
+    defaults take them. The public twin is `cls.create`.
     """
+    if not _FAST:
+        return cls.create(
+            operands=operands,
+            result_types=result_types,
+            properties=properties,
+            attributes=attributes,
+            location=location,
+            regions=regions,
+        )
     default_properties, default_attributes = _defaults(cls)
     new = _detached(
         cls,
@@ -236,27 +390,17 @@ def insert_fresh(builder: Builder, ops: Sequence[Operation]) -> None:
     """
     `builder.insert(ops)` for ops this module just made (detached, so none
     can hold the block): each linked once, without xDSL's check that the op
-    does not contain the block, which walks up to the root per op.
+    does not contain the block, which walks up to the root per op. The
+    public twin is `builder.insert(ops)`.
     """
     if not ops:
         return
+    if not _FAST:
+        builder.insert(list(ops))
+        return
     point = builder.insertion_point
     block, before = point.block, point.insert_before
-    previous = block._last_op if before is None else before._prev_op
-    for op in ops:
-        op.parent = block
-        op._prev_op = previous
-        if previous is None:
-            block._first_op = op
-        else:
-            previous._next_op = op
-        previous = op
-    last = ops[-1]
-    last._next_op = before
-    if before is None:
-        block._last_op = last
-    else:
-        before._prev_op = last
+    _link(block, ops, block.last_op if before is None else before.prev_op, before)
     if isinstance(builder, PatternRewriter):
         builder.has_done_action = True
     if builder.operation_insertion_handler:  # no call per op when none listens
@@ -268,8 +412,12 @@ def discard(op: Operation) -> None:
     """
     Take `op`, a detached op without regions whose results nothing uses (a
     copy made for a check), out of the use lists of its operands: what
-    `op.erase()` changes in the IR, without its other steps.
+    `op.erase()` changes in the IR, without its other steps (the public
+    twin).
     """
+    if not _FAST:
+        op.erase()
+        return
     for value, use in zip(op._operands, op._operand_uses, strict=True):
         value.remove_use(use)
     op._operands, op._operand_uses = SSAValues(), ()
@@ -330,18 +478,48 @@ def _copy_tree(
     return new
 
 
-def transplant(op: Operation, cls: type[OpT], properties: dict[str, Attribute]) -> OpT:
+def replace_by(
+    op: Operation,
+    cls: type[OpT],
+    properties: dict[str, Attribute],
+    rewriter: PatternRewriter,
+) -> OpT:
     """
-    An op of class `cls` in the place of `op` (which has no successors) that
-    takes over its operands, results, regions, discardable attributes and
-    location, with `properties`; `op` is left detached and empty. What
-    replacing `op` by `cls.create(...)` on the same values and moved regions
-    makes, with the same result objects (no use is rewritten, none made):
-    a fifth of `canonicalize-io-order` on a module of small loops went to
+    Replace `op` (which has no successors) by an op of class `cls` that takes
+    over its operands, result types and name hints, regions, discardable
+    attributes and location, with `properties`: `cls.create(...)` on the
+    same values and moved regions, then `rewriter.replace` (the public
+    twin). The fast path keeps the result objects (no use is rewritten, none
+    made) and tells the rewriter's listeners what `replace` tells them: a
+    fifth of `canonicalize-io-order` on a module of small loops went to
     creating the `scf.for` and `scf.yield` of the demotion, and replacing.
     """
-    if op._successors:
-        raise ValueError(f"transplant: {op.name} has successors")
+    if not _FAST:
+        new = cls.create(
+            operands=op.operands,
+            result_types=op.result_types,
+            properties=properties,
+            attributes=op.attributes,
+            location=op.location,
+            regions=[op.detach_region(region) for region in tuple(op.regions)],
+        )
+        for old_result, new_result in zip(op.results, new.results, strict=True):
+            new_result.name_hint = old_result.name_hint
+        rewriter.replace(op, new)
+        return new
+    new = _transplant(op, cls, properties)
+    # In the order of `replace`: insertion, replacement, removal.
+    rewriter.has_done_action = True
+    rewriter.handle_operation_insertion(new)
+    rewriter.handle_operation_replacement(op, new.results)
+    rewriter.handle_operation_removal(op)
+    return new
+
+
+def _transplant(op: Operation, cls: type[OpT], properties: dict[str, Attribute]) -> OpT:
+    """
+    The fast `replace_by`, unnotified: `op` is left detached and empty.
+    """
     new = cls.__new__(cls)
     new._operands, new._operand_uses = op._operands, op._operand_uses
     for use in new._operand_uses:
@@ -369,3 +547,86 @@ def transplant(op: Operation, cls: type[OpT], properties: dict[str, Attribute]) 
     op.results, op.regions, op.attributes = SSAValues(), (), {}
     op.parent = op._prev_op = op._next_op = None
     return new
+
+
+def new_interpreter(
+    module: ModuleOp, index_bitwidth: Literal[32, 64], listeners: tuple[Listener, ...]
+) -> Interpreter:
+    """
+    `Interpreter(module, index_bitwidth=..., listeners=...)`, the public
+    twin. The fast path's table of implementations attaches an error
+    (`emit_error`: the module printed into its notes, the op marked) to the
+    op that raised it only, not again at every op around it: xDSL's prints
+    the module once per enclosing loop, quadratic in a deep nest and, past
+    Python's recursion limit, a `RecursionError` instead of the error. A
+    module nested too deeply to print is left out of the notes.
+    """
+    from xdsl.interpreter import Interpreter  # noqa: PLC0415 (the tools start without it)
+
+    if not _FAST:
+        return Interpreter(module, index_bitwidth=index_bitwidth, listeners=listeners)
+    return Interpreter(
+        module,
+        index_bitwidth=index_bitwidth,
+        listeners=listeners,
+        _impls=_errors_at_the_failing_op()(),
+    )
+
+
+def call_op(interpreter: Interpreter, op: Operation, inputs: tuple[Any, ...]) -> Any:
+    """
+    `interpreter.call_op(op, inputs)`, for an interpreter of
+    `new_interpreter`. With the public twins, an error keeps only its first
+    note (the module printed with the failing op marked), as with the fast
+    path; xDSL added one per enclosing op.
+    """
+    try:
+        return interpreter.call_op(op, inputs)
+    except Exception as error:
+        notes: list[str] = getattr(error, "__notes__", [])
+        if not _FAST:
+            del notes[1:]
+        raise
+
+
+@cache
+def _errors_at_the_failing_op() -> type[_InterpreterFunctionImpls]:
+    """The fast path's table of implementations (see `new_interpreter`)."""
+    from xdsl.interpreter import _InterpreterFunctionImpls  # noqa: PLC0415
+    from xdsl.utils.exceptions import InterpretationError  # noqa: PLC0415
+
+    class ErrorsAtTheFailingOp(_InterpreterFunctionImpls):
+        def run(
+            self, interpreter: Interpreter, op: Operation, args: tuple[Any, ...]
+        ) -> OpImplResult:
+            implementations = self._impl_dict
+            if type(op) not in implementations:
+                raise InterpretationError(
+                    f"Could not find interpretation function for op {op.name}"
+                )
+            functions, implementation = implementations[type(op)]
+            try:
+                return implementation(functions, interpreter, op, args)
+            except RecursionError:
+                raise  # the nest is too deep: `run_kernel` says so
+            except Exception as error:
+                if getattr(error, "__notes__", None):
+                    raise  # already attached to the op inside this one
+                try:
+                    op.emit_error("Error while interpreting op", error)
+                except RecursionError as printing:
+                    if printing is error:
+                        raise
+                    error.add_note("(the module is nested too deeply to print here)")
+                    raise_at(op, error)
+
+    return ErrorsAtTheFailingOp
+
+
+def raise_at(op: Operation, error: Exception) -> NoReturn:
+    """
+    Raise `error` as a diagnostic about `op` without printing the module
+    (`emit_error` would): the tools find `op` on the traceback, as they find
+    the op of an `emit_error`.
+    """
+    raise error from None
