@@ -242,12 +242,12 @@ def test_missing_cost_file(capsys: pytest.CaptureFixture[str], tmp_path: Path):
         (
             "k.txt",
             "",
-            "pypto-report: error: cannot read {path}: unknown file extension '.txt' (known: .mlir, .pypto, .py)",
+            "pypto-report: error: cannot read {path}: unknown file extension '.txt' (known: .mlir, .py, .pypto)",
         ),
         (
             "k",
             "",
-            "pypto-report: error: cannot read {path}: no file extension (known: .mlir, .pypto, .py)",
+            "pypto-report: error: cannot read {path}: no file extension (known: .mlir, .py, .pypto)",
         ),
         ("k.mlir", "\xff", None),
     ],

@@ -38,5 +38,5 @@ func.func @f(%x: !pypto.tensor<16xf32>) {
 // EMPTY:        no pypto.pipeline loops
 // FAILED:       [[FILE]]:21:3: error: after --passes 'canonicalize-io-order': 'pypto.pipeline' op pypto.pipeline with stages 2 is not lowered yet
 // FAILED-NEXT:  {{^}}  pypto.pipeline %i = %c0 to %c2 step %c1 stages 2 {
-// SUFFIX:       pypto-report: error: cannot read {{.*}}unit-costs.json: unknown file extension '.json' (known: .mlir, .pypto, .py)
+// SUFFIX:       pypto-report: error: cannot read {{.*}}unit-costs.json: unknown file extension '.json' (known: .mlir, .py, .pypto)
 // NONE:         pypto-report: error: cannot read {{.*}}none.mlir: No such file or directory
