@@ -115,7 +115,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--plot",
         metavar="OUT",
-        help="draw the timelines (.svg, .png, .pdf; needs matplotlib)",
+        help="draw the timelines (OUT ends in .svg, .png or .pdf; needs matplotlib)",
     )
     parser.add_argument(
         "--suggest-stages",
@@ -196,6 +196,11 @@ def _report(options: argparse.Namespace) -> int:
         )
     if (problem := max_stages_problem(options.max_stages)) is not None:
         raise ToolFailure(f"{TOOL}: error: --max-stages: {problem}")
+    if options.plot is not None and Path(options.plot).suffix not in PLOT_SUFFIXES:
+        raise ToolFailure(
+            f"{TOOL}: error: --plot: '{options.plot}' must end in "
+            f"{', '.join(PLOT_SUFFIXES)} (the format to write)"
+        )
     model = _cost_model(options.costs)
     ctx = pypto_context()
     source_name = input_source_name(options.kernel)
@@ -249,9 +254,9 @@ def _report(options: argparse.Namespace) -> int:
         print(render_strategies(strategies, model), end="")
     if options.json is not None:
         data = report_json(reports, model, options.passes, advice, strategies)
-        _write(options.json, json.dumps({"input": source_name, **data}, indent=2))
+        _write(options.json, _strict_json({"input": source_name, **data}, indent=2))
     if options.trace is not None:
-        _write(options.trace, json.dumps(trace_events(reports), indent=1))
+        _write(options.trace, _strict_json(trace_events(reports), indent=1))
     if options.plot is not None:
         plot_timelines(reports, options.plot)
     return 0
@@ -276,6 +281,11 @@ def _pipeline(spec: str) -> PassPipeline:
         return parse_pipeline(spec, Universe.get_multiverse().all_passes)
     except PipelineError as error:
         raise ToolFailure(f"{TOOL}: error: --passes: {error}") from None
+
+
+def _strict_json(data: object, indent: int) -> str:
+    """JSON without `NaN` or `Infinity` (a cost table keeps every figure finite)."""
+    return json.dumps(data, indent=indent, allow_nan=False)
 
 
 def _write(path: str, text: str) -> None:
@@ -370,6 +380,8 @@ def _metadata(kind: str, pid: int, tid: int, name: str) -> dict[str, Any]:
     return {"name": kind, "ph": "M", "pid": pid, "tid": tid, "args": {"name": name}}
 
 
+PLOT_SUFFIXES = (".svg", ".png", ".pdf")
+"""The formats `--plot` writes, by the path's suffix."""
 PLOT_WIDTH = 17.0
 """Inches at `PLOT_DPI`: a PNG 1700 pixels wide."""
 PLOT_DPI = 100

@@ -537,3 +537,51 @@ def test_whole_loop_time_counts_the_remainder(remainder: str):
     assert after_8 is not None and after_10 is not None
     assert after_8.whole.time is not None and after_10.whole.time is not None
     assert after_10.whole.time > after_8.whole.time
+
+
+DYNAMIC_LOOP = """\
+func.func @f(%x: !pypto.tensor<4096xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  pypto.pipeline %i = %c0 to %n step %c1 stages 2 {
+    %off = arith.muli %i, %c64 : index
+    %t = pypto.tile.load %x[%off] : !pypto.tensor<4096xf32> -> !pypto.tile<64xf32, vec>
+    %u = pypto.tile.adds %t, %one : !pypto.tile<64xf32, vec>, f32
+    pypto.tile.store %u, %x[%off] : !pypto.tile<64xf32, vec>, !pypto.tensor<4096xf32>
+  }
+  func.return
+}
+"""
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"not strict JSON: {name}")
+
+
+def test_outputs_are_strict_json_at_the_tables_extremes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+):
+    """The slowest table a check accepts, over the longest trip: every figure finite."""
+    from passes.analysis.engines import MAX_FIGURE, MIN_BANDWIDTH
+
+    table = json.loads(default_costs_text())
+    for engine in table["engines"].values():
+        engine["latency"] = MAX_FIGURE
+        engine["bandwidth"] = MIN_BANDWIDTH
+    costs = tmp_path / "slow.json"
+    costs.write_text(json.dumps(table))
+    kernel = tmp_path / "k.mlir"
+    kernel.write_text(DYNAMIC_LOOP)
+    report, trace = tmp_path / "r.json", tmp_path / "t.json"
+    code, out, err = pypto_report(
+        capsys,
+        *(str(kernel), "--costs", str(costs), "--passes", BOTH),
+        *("--trip", str(2**64 - 1), "--json", str(report), "--trace", str(trace)),
+        "--strategies",
+    )
+    assert (code, err) == (0, "")
+    assert "nan" not in out and "inf " not in out
+    for path in (report, trace):
+        json.loads(path.read_text(), parse_constant=_no_constant)
