@@ -127,8 +127,8 @@ class _FunctionLowering:
                 continue
             self._report(loop, None, decision)
             self._rotate(loop, decision)
-        body = self.function.body.block
-        if self.declared and body.first_op is not None:
+        body = self.function.body.blocks.first  # the entry block dominates all
+        if self.declared and body is not None and body.first_op is not None:
             body.insert_ops_before(self.declared, body.first_op)
 
     def _report(
