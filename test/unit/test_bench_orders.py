@@ -78,3 +78,36 @@ def test_model_floor_splits_the_searched_bodies_time():
     assert 0 < stages["prepare"] + stages["simulate"] < stages["modelled"]
     assert stages["simulate"] > 0
     assert "| stages-static |" in model_floor.markdown(measured)
+
+
+NEVER_RUN_AND_NESTED = """\
+func.func @f(%x: !pypto.tensor<4096xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  pypto.pipeline %never = %c4 to %c0 step %c1 stages 2 {
+    %t = pypto.tile.load %x[%c0] : !pypto.tensor<4096xf32> -> !pypto.tile<64xf32, vec>
+    pypto.tile.store %t, %x[%c0] : !pypto.tile<64xf32, vec>, !pypto.tensor<4096xf32>
+  }
+  pypto.pipeline %o = %c0 to %c4 step %c1 stages 2 {
+    pypto.pipeline %i = %c0 to %n step %c1 stages 4 {
+      %off = arith.muli %i, %c64 : index
+      %t = pypto.tile.load %x[%off] : !pypto.tensor<4096xf32> -> !pypto.tile<64xf32, vec>
+      pypto.tile.store %t, %x[%off] : !pypto.tile<64xf32, vec>, !pypto.tensor<4096xf32>
+    }
+  }
+  func.return
+}
+"""
+
+
+def test_orders_leave_out_loops_that_never_run_or_do_not_compare(tmp_path: Path):
+    model, costs = orders.cost_table(2, tmp_path)
+    tallies, floors, left_out = orders.measure_depth(
+        [NEVER_RUN_AND_NESTED], model, costs
+    )
+    assert (left_out.never_run, left_out.not_comparable) == (1, 1)
+    # Only the inner pipeline is tallied, in every order.
+    assert {len(tally.ratios) for tally in tallies.values()} == {1}
+    assert len(floors) == 1
