@@ -27,8 +27,11 @@ step that reported a diagnostic (`unreadable`, `parse error`, `verify
 error`), else whether the kernel ran, the export, and for each chain
 (`chained:` both passes, `remainder loop:` both with
 `lower-pipeline-loops{remainder=loop}`, `alone:` canonicalize-io-order
-alone, `slots:` the three passes) `accepted`
-(`, same results` when checked against a run) or the pass that reported one.
+alone, `slots:` the three passes, then one newer surface of
+`surface_mutations`: an order with a cost table, the slots with one,
+`auto-stages`, or `pypto-report`, whose internal errors fail and whose JSON
+must be strict) `accepted` (`, same results` when checked against a run)
+or the pass that reported one.
 
 A hypothesis run stops at its first failure; to count failures over a long
 campaign, `python test/unit/test_mutations.py EXAMPLES SEED` runs the same
@@ -42,18 +45,21 @@ import os
 import re
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from collections import Counter
 from collections.abc import Callable, Generator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr
 from dataclasses import dataclass
 from functools import partial
 from io import StringIO
+from pathlib import Path
 from types import FrameType
 from typing import TypeVar
 
 import pytest
+import surface_mutations as surfaces
 from hypothesis import HealthCheck, Phase, event, given, seed, settings
 from mutations import Mutant, mutants
 from xdsl.dialects.builtin import ModuleOp
@@ -99,6 +105,8 @@ RUN_BUDGET = 2_000
 """Loop iterations and branches a run of a mutant may take (`max_iterations`)."""
 RUN_ELEMENTS = 1 << 16
 """Elements a tensor or tile of a run may hold (`max_elements`)."""
+PROGRESS = 500
+"""A campaign prints its counts to stderr every `PROGRESS` mutants."""
 
 
 class Hang(BaseException):
@@ -285,6 +293,7 @@ def run_mutant(mutant: Mutant) -> list[str]:
         f"export: {export_round_trip(module, reference)}",
     ]
     alone, with_loop, rotated = module.clone(), module.clone(), module.clone()
+    surface = module.clone()
     chain_with_loop = (LOWER_WITH_LOOP, CANONICALIZE)
     chain_with_slots = (SLOTS, LOWER, CANONICALIZE)
     return [
@@ -293,7 +302,35 @@ def run_mutant(mutant: Mutant) -> list[str]:
         f"remainder loop: {run_passes(with_loop, chain_with_loop, reference)}",
         f"alone: {run_passes(alone, (CANONICALIZE,), reference)}",
         f"slots: {run_passes(rotated, chain_with_slots, reference)}",
+        *newer_surface(surface, text, reference),
     ]
+
+
+def newer_surface(
+    module: ModuleOp, text: str, reference: Reference | None
+) -> list[str]:
+    """
+    One of `surface_mutations.SURFACES`, chosen by the mutant's text, with a
+    cost table that is the bundled one or a mutated one; its outcomes.
+    """
+    rng = surfaces.choose(text)
+    surface = rng.choice(surfaces.SURFACES)
+    with tempfile.TemporaryDirectory() as name:
+        directory = Path(name)
+        costs, usable = timed("costs", lambda: surfaces.usable_costs(rng, directory))
+        table = "costs: " + ("usable" if usable else "rejected")
+        if surface == "report":
+            report = timed(
+                "report",
+                lambda: surfaces.run_report(
+                    text, rng, directory, costs if rng.random() < 0.5 else None
+                ),
+            )
+            return [table, report]
+        passes = surfaces.surface_passes(rng, surface, costs)
+        with redirect_stderr(StringIO()):  # auto-stages' remarks
+            outcome = run_passes(module, passes, reference)
+        return [table, f"{surface}: {outcome}"]
 
 
 def describe(mutant: Mutant) -> str:
@@ -357,6 +394,13 @@ def campaign(examples: int, seed_value: int) -> None:
                 outcomes["silent wrong results"] += 1
             found = failures.setdefault(failure_kind(error), [])
             found.append((mutant, traceback.format_exc()))
+        if outcomes["mutants"] % PROGRESS == 0:
+            print(
+                f"{outcomes['mutants']} mutants, {outcomes['failures']} failures, "
+                f"{outcomes['silent wrong results']} silent wrong results",
+                file=sys.stderr,
+                flush=True,
+            )
 
     start, cpu_start = time.perf_counter(), time.process_time()
     seed(seed_value)(run)()
