@@ -394,6 +394,8 @@ def campaign(examples: int, seed_value: int) -> None:
                 outcomes["silent wrong results"] += 1
             found = failures.setdefault(failure_kind(error), [])
             found.append((mutant, traceback.format_exc()))
+            if len(found) == 1:  # a new kind: shown at once, not only at the end
+                print(f"=== {failure_kind(error)}\n{describe(mutant)}", file=sys.stderr)
         if outcomes["mutants"] % PROGRESS == 0:
             print(
                 f"{outcomes['mutants']} mutants, {outcomes['failures']} failures, "
