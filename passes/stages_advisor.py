@@ -52,6 +52,7 @@ from passes.analysis.timeline import (
 )
 from passes.io_order_policy import effective_membership
 from passes.report_defaults import (
+    MAX_ADVISED_OPS,
     MAX_ADVISED_STAGES,
     MAX_STAGES,
     max_stages_problem,
@@ -531,26 +532,39 @@ class StagesAdvisor:
             trip = static_trip_count(found[report.index])
             largest = self.max_stages if trip is None else min(self.max_stages, trip)
             nest, index = nest_module(found[report.index])
-            lowered.append(
-                [
-                    self._lower(nest, index, stages)
-                    for stages in range(1, max(1, largest) + 1)
-                ]
-            )
+            candidates: list[Lowered] = []
+            spent = 0
+            for stages in range(1, max(1, largest) + 1):
+                if spent > MAX_ADVISED_OPS:
+                    candidates.append((stages, None, _over_budget(spent)))
+                    continue
+                candidate, ops = self._lower(nest, index, stages)
+                candidates.append(candidate)
+                spent += ops
+            lowered.append(candidates)
         return lowered
 
-    def _lower(self, nest: ModuleOp, index: int, stages: int) -> Lowered:
+    def _lower(self, nest: ModuleOp, index: int, stages: int) -> tuple[Lowered, int]:
+        """The candidate `stages`, and the ops its copy holds after the passes."""
         copy, keys = copy_for_passes(nest)
         pipelines(copy)[index].properties["stages"] = IntegerAttr(stages, i64)
         try:
             self.pipeline.apply(self.ctx, copy)
             verify_module(copy)
         except DiagnosticException as error:
-            return stages, None, str(error).splitlines()[0]
+            return (stages, None, str(error).splitlines()[0]), 0
+        ops = sum(1 for _ in walk_ops(copy))
         loop = find_loop(copy, keys[index])
         if loop is None:
-            return stages, None, "no loop after the passes"
-        return stages, loop, ""
+            return (stages, None, "no loop after the passes"), ops
+        return (stages, loop, ""), ops
+
+
+def _over_budget(spent: int) -> str:
+    return (
+        f"not tried: the smaller stages lowered {spent:,} ops, past the "
+        f"advisor's budget of {MAX_ADVISED_OPS:,}"
+    )
 
 
 # --------------------------------------------------------------------------- #
