@@ -9,7 +9,9 @@ For each queue depth (the bundled cost table with `queue_depth` changed)
 and each order (`input`: the written loop; `lowering`: after
 `lower-pipeline-loops` alone; `category`, `engine`, `modelled`: after it and
 `canonicalize-io-order{order=...}` with that table), over every pipeline
-loop with a loop after the passes: the geometric mean of modelled time over
+loop with a loop after the passes (but those that never run, a static trip
+count of 0, which no order touches, and those the report cannot compare
+before and after, `LoopReport.comparable`: both counted): the geometric mean of modelled time over
 bound (`max(ResMII, RecMII)`, per original iteration), the loops slower than
 after the lowering alone, the largest loss against it, and for `modelled`
 the loops slower than `category`; and, as `no order below`, the geomean of
@@ -148,14 +150,28 @@ def order_floor(figures: Figures, model: CostModel) -> float:
     return BodyModel.prepare(timeline.loop, model).bound / bound if bound else 1.0
 
 
+@dataclasses.dataclass
+class LeftOut:
+    """The loops a depth's tallies leave out, and why."""
+
+    never_run: int = 0
+    """Loops whose static trip count is 0: no order touches them."""
+    not_comparable: int = 0
+    """Loops costed otherwise before and after (`LoopReport.comparable`)."""
+
+
 def measure_depth(
     texts: Sequence[str], model: CostModel, costs: Path
-) -> tuple[dict[str, Tally], list[float]]:
-    """The tallies of each order over the loops of `texts`, and each loop's `order_floor`."""
+) -> tuple[dict[str, Tally], list[float], LeftOut]:
+    """
+    The tallies of each order over the loops of `texts`, each loop's
+    `order_floor`, and the loops left out.
+    """
     ctx = pypto_context()
     specs = {name: pass_pipeline(spec) for name, spec in pipelines(costs).items()}
     tallies = {order: Tally() for order in ORDERS}
     floors: list[float] = []
+    left_out = LeftOut()
     for text in texts:
         module = parse_module(ctx, text)
         reports: dict[str, list[LoopReport]] = {
@@ -163,6 +179,12 @@ def measure_depth(
         }
         for index, lowered in enumerate(reports["lowering"]):
             if lowered.after is None:
+                continue
+            if lowered.before.whole.trip == 0:
+                left_out.never_run += 1
+                continue
+            if not lowered.comparable:
+                left_out.not_comparable += 1
                 continue
             base = lowered.after.time
             floors.append(order_floor(lowered.after, model))
@@ -180,7 +202,7 @@ def measure_depth(
                     tally.worst = max(tally.worst, figure.time / base - 1)
                 if figure.time > category * (1 + TOLERANCE):
                     tally.worse_than_category += 1
-    return tallies, floors
+    return tallies, floors, left_out
 
 
 def geomean(values: Sequence[float]) -> float | None:
@@ -251,9 +273,13 @@ def time_pass(
 
 
 def markdown(results: dict[str, Any]) -> str:
+    left_out = next(iter(results["left_out"].values()))
     lines = [
         f"Corpus: {results['kernels']} generated kernels (seed {results['seed']}) "
-        f"and {len(EXAMPLES)} examples, {results['loops']} loops.",
+        f"and {len(EXAMPLES)} examples, {results['loops']} loops; left out: "
+        f"{left_out['never_run']} that never run (static trip count 0), "
+        f"{left_out['not_comparable']} costed otherwise before and after (a nested "
+        "pipeline of dynamic trip count).",
         "",
         "| depth | order | geomean time / bound | worse than lowering | worst loss | worse than category |",
         "|---|---|---|---|---|---|",
@@ -311,8 +337,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         depths: dict[str, Any] = {}
         for depth in args.depths:
             model, costs = cost_table(depth, Path(directory))
-            tallies, floors = measure_depth(texts, model, costs)
+            tallies, floors, left_out = measure_depth(texts, model, costs)
             depths[str(depth)] = {order: t.row() for order, t in tallies.items()}
+            results.setdefault("left_out", {})[str(depth)] = dataclasses.asdict(
+                left_out
+            )
             results.setdefault("floors", {})[str(depth)] = geomean(floors)
             ratios[depth] = {order: t.ratios for order, t in tallies.items()}
             print(f"depth {depth}: done", file=sys.stderr)

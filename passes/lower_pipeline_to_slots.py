@@ -138,11 +138,11 @@ class _FunctionLowering:
                 continue
             self._report(loop, None, decision)
             self._rotate(loop, decision)
-        if not self.declared:  # a declaration has no body at all
+        if not self.declared:
             return
-        first = self.function.body.block.first_op  # the rotated loops are in it
-        if first is not None:
-            self.rewriter.insert(self.declared, InsertPoint.before(first))
+        entry = self.function.body.blocks.first  # it dominates every block
+        if entry is not None and entry.first_op is not None:
+            self.rewriter.insert(self.declared, InsertPoint.before(entry.first_op))
 
     def _report(
         self, loop: PipelineOp, decline: Decline | None, loads: Sequence[LoadOp]

@@ -23,7 +23,9 @@ def constant_int(value: SSAValue) -> int | None:
     owner = value.op
     # `arith.constant` directly; any other constant-like op through its folder.
     if type(owner) is ConstantOp:
-        attr = owner.properties["value"]  # `owner.value`, without IRDL's descriptor
+        # `owner.value`, without IRDL's descriptor; missing in an op not yet
+        # verified (a verifier of an op above it may ask).
+        attr = owner.properties.get("value")
     elif _is_constant_like(type(owner)):
         attr = ConstantLike.get_constant_value(value)
     else:

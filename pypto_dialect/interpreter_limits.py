@@ -4,8 +4,12 @@ nothing, so that `pypto-run --help` shows them without loading the
 interpreter (numpy, xDSL's interpreters).
 """
 
-DEFAULT_MAX_ITERATIONS = 10_000_000
-"""The default budget of one run: loop iterations plus branches taken."""
+DEFAULT_MAX_ITERATIONS = 1_000_000
+"""
+The default budget of one run: loop iterations plus branches taken. An
+endless `scf.while` spends it in about 15 s of CPU (`pypto-run` on
+`test/filecheck/tools/bad-input/endless_while.mlir`, `--entry endless`).
+"""
 
 DEFAULT_MAX_ELEMENTS = 1 << 26
 """

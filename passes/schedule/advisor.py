@@ -34,14 +34,20 @@ from xdsl.dialects.builtin import (
     StringAttr,
     i64,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import PassPipeline
+from xdsl.traits import ConstantLike, SymbolTable
 from xdsl.utils.exceptions import DiagnosticException
 
 from passes.analysis.graph import schedulable_ops
 from passes.analysis.iterations import Loop
 from passes.orders.category import effective_membership
-from passes.schedule.defaults import MAX_STAGES, max_stages_problem
+from passes.schedule.defaults import (
+    MAX_ADVISED_OPS,
+    MAX_ADVISED_STAGES,
+    MAX_STAGES,
+    max_stages_problem,
+)
 from passes.schedule.engines import CostModel, Unit, static_trip_count
 from passes.schedule.recurrence import CycleRatio, recurrence_bound
 from passes.schedule.timeline import (
@@ -51,10 +57,11 @@ from passes.schedule.timeline import (
     NotPeriodic,
     Timeline,
 )
+from pypto_dialect.allocation import AllocOp
 from pypto_dialect.checked import verify_module
 from pypto_dialect.constants import constant_int
 from pypto_dialect.pipeline import PipelineOp
-from pypto_dialect.walks import closest, walk_ops
+from pypto_dialect.walks import ancestors, closest, walk_ops
 
 WITHIN_BOUND = 0.05
 """The advisor's tolerance: a candidate is good within 5% of its bound."""
@@ -175,6 +182,57 @@ def copy_for_passes(module: ModuleOp) -> tuple[ModuleOp, tuple[LocationAttr, ...
             )
         keys.append(pipeline.location)
     return copy, tuple(keys)
+
+
+def nest_module(pipeline: PipelineOp) -> tuple[ModuleOp, int]:
+    """
+    A module of one function that holds a copy of the outermost pipeline
+    around `pipeline` (itself if none), and `pipeline`'s index among the
+    copy's pipelines: what the passes lower of it, so that a candidate costs
+    its nest, not the module. The values the nest takes from outside are
+    the function's arguments, but for constants and allocations, copied
+    with it (bounds stay static); a function it calls is declared.
+    """
+    root = pipeline
+    for outer in ancestors(pipeline):
+        if isinstance(outer, PipelineOp):
+            root = outer
+    inside = set(walk_ops(root))
+    block = Block()
+    mapper: dict[SSAValue, SSAValue] = {}
+    callees: dict[str, func.FuncOp] = {}
+    for op in walk_ops(root):
+        if isinstance(op, func.CallOp):
+            _declare_callee(op, callees)
+        for value in op.operands:
+            owner = value.owner
+            if (
+                value in mapper
+                or (owner if isinstance(owner, Operation) else owner.parent_op())
+                in inside
+            ):
+                continue
+            if isinstance(owner, Operation) and (
+                owner.has_trait(ConstantLike) or isinstance(owner, AllocOp)
+            ):
+                block.add_op(owner.clone(value_mapper=mapper))
+            else:
+                mapper[value] = block.insert_arg(value.type, len(block.args))
+    block.add_ops((root.clone(value_mapper=mapper), func.ReturnOp()))
+    function = closest(pipeline, func.FuncOp)
+    name = "nest" if function is None else function.sym_name.data
+    nest = func.FuncOp(name, ([arg.type for arg in block.args], []), Region(block))
+    index = pipelines(root).index(pipeline)
+    return ModuleOp([*callees.values(), nest]), index
+
+
+def _declare_callee(call: func.CallOp, callees: dict[str, func.FuncOp]) -> None:
+    """Declare the function `call` calls, as the module declares or defines it."""
+    callee = SymbolTable.lookup_symbol(call, call.callee)
+    name = call.callee.string_value()
+    if isinstance(callee, func.FuncOp) and name not in callees:
+        kind = callee.function_type
+        callees[name] = func.FuncOp.external(name, kind.inputs.data, kind.outputs.data)
 
 
 def find_loop(module: ModuleOp, key: LocationAttr) -> Loop | None:
@@ -473,26 +531,40 @@ class StagesAdvisor:
         for report in reports:
             trip = static_trip_count(found[report.index])
             largest = self.max_stages if trip is None else min(self.max_stages, trip)
-            lowered.append(
-                [
-                    self._lower(module, report.index, stages)
-                    for stages in range(1, max(1, largest) + 1)
-                ]
-            )
+            nest, index = nest_module(found[report.index])
+            candidates: list[Lowered] = []
+            spent = 0
+            for stages in range(1, max(1, largest) + 1):
+                if spent > MAX_ADVISED_OPS:
+                    candidates.append((stages, None, _over_budget(spent)))
+                    continue
+                candidate, ops = self._lower(nest, index, stages)
+                candidates.append(candidate)
+                spent += ops
+            lowered.append(candidates)
         return lowered
 
-    def _lower(self, module: ModuleOp, index: int, stages: int) -> Lowered:
-        copy, keys = copy_for_passes(module)
+    def _lower(self, nest: ModuleOp, index: int, stages: int) -> tuple[Lowered, int]:
+        """The candidate `stages`, and the ops its copy holds after the passes."""
+        copy, keys = copy_for_passes(nest)
         pipelines(copy)[index].properties["stages"] = IntegerAttr(stages, i64)
         try:
             self.pipeline.apply(self.ctx, copy)
             verify_module(copy)
         except DiagnosticException as error:
-            return stages, None, str(error).splitlines()[0]
+            return (stages, None, str(error).splitlines()[0]), 0
+        ops = sum(1 for _ in walk_ops(copy))
         loop = find_loop(copy, keys[index])
         if loop is None:
-            return stages, None, "no loop after the passes"
-        return stages, loop, ""
+            return (stages, None, "no loop after the passes"), ops
+        return (stages, loop, ""), ops
+
+
+def _over_budget(spent: int) -> str:
+    return (
+        f"not tried: the smaller stages lowered {spent:,} ops, past the "
+        f"advisor's budget of {MAX_ADVISED_OPS:,}"
+    )
 
 
 # --------------------------------------------------------------------------- #
@@ -540,7 +612,7 @@ def choose_stages(
 ) -> list[str]:
     """
     Set each pipeline's `stages` (of more than 1) to the advisor's choice
-    among 1 to its written stages, with `passes` on the copies, in program
+    among 1 to its written stages (at most `MAX_ADVISED_STAGES`), with `passes` on the copies, in program
     order (a pipeline nested in another is tried with the outer one's
     choice made); keep the written stages where nothing fits. A remark per
     pipeline whose stages changed, with why.
@@ -553,7 +625,8 @@ def choose_stages(
         function, location = describe(pipeline, index)
         name = loop_name(function, location, pipeline.induction_var.name_hint)
         loop = _Written(index, function, location, written, name)
-        advisor = StagesAdvisor(ctx, model, passes, max_stages=written)
+        tried = min(written, MAX_ADVISED_STAGES)
+        advisor = StagesAdvisor(ctx, model, passes, max_stages=tried)
         (advice,) = advisor.advise(module, [loop])
         best = advice.suggestion
         if best is None or best.figures is None or best.stages == written:

@@ -50,6 +50,7 @@ from passes.analysis.footprint import (
 from pypto_dialect.constants import constant_int
 from pypto_dialect.effects import ChannelDirection
 from pypto_dialect.pipeline import PipelineOp
+from pypto_dialect.source_text import UnreadableInput, decode_source, read_input
 from pypto_dialect.tile import (
     CastOp,
     ElementwiseBinaryOp,
@@ -467,6 +468,17 @@ _FIGURE_FIELDS = ("value", "source")
 _CORE_FIELDS = ("engines", "spaces", "source")
 MAX_FIGURE = 2**53
 """The largest figure a table may hold (exact as a float; NaN and infinity fail too)."""
+MIN_BANDWIDTH = 2**-20
+"""
+The smallest non-zero bandwidth: with latencies at most `MAX_FIGURE`, an
+op's time, and a whole loop's over `MAX_TOTAL_ITERATIONS` iterations, stay
+finite floats.
+"""
+MAX_QUEUE_DEPTH = 64
+"""
+The deepest queue a table may give: the simulation keeps the last
+`queue_depth` ops of each unit, so its time grows with it.
+"""
 
 
 def default_costs_text() -> str:
@@ -483,12 +495,9 @@ def default_costs() -> CostModel:
 def load_costs(path: str) -> CostModel:
     """The cost table in the JSON file `path`; `CostTableError` if unusable."""
     try:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
-    except OSError as error:
-        raise CostTableError(f"cannot read the cost table: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise CostTableError("cannot read the cost table: not UTF-8 text") from None
+        text = decode_source(read_input(path))
+    except UnreadableInput as error:
+        raise CostTableError(f"cannot read the cost table: {error}") from None
     return parse_costs(text, path)
 
 
@@ -551,6 +560,12 @@ def parse_costs(text: str, source: str) -> CostModel:
         raise CostTableError(
             f"invalid JSON: {error.msg}", f"{error.lineno}:{error.colno}"
         ) from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise CostTableError("invalid JSON: a number with too many digits") from None
+    except RecursionError:
+        raise CostTableError(
+            "invalid JSON: lists or objects nested too deeply"
+        ) from None
     top = _object(table, "the cost table", _TOP_FIELDS, required=_REQUIRED)
     engines = _object(top["engines"], "engines", tuple(Engine), required=tuple(Engine))
     spaces = tuple(MemorySpace)
@@ -570,7 +585,7 @@ def parse_costs(text: str, source: str) -> CostModel:
             )
             for name, value in capacities.items()
         },
-        queue_depth=int(read.figure(top["queue_depth"], "queue_depth", integer=True)),
+        queue_depth=_queue_depth(read, top["queue_depth"]),
         sync_latency=read.figure(top["sync_latency"], "sync_latency"),
         events_per_pair=_events(read, top),
         cores=read.cores(top["cores"]) if "cores" in top else default_costs().cores,
@@ -578,6 +593,15 @@ def parse_costs(text: str, source: str) -> CostModel:
         source=source,
         sources=read.sources,
     )
+
+
+def _queue_depth(read: _Reader, value: object) -> int:
+    depth = int(read.figure(value, "queue_depth", integer=True))
+    if depth > MAX_QUEUE_DEPTH:
+        raise CostTableError(
+            f"queue_depth: must be at most {MAX_QUEUE_DEPTH}, got {depth}"
+        )
+    return depth
 
 
 def _events(read: _Reader, top: Mapping[str, object]) -> int:
@@ -623,8 +647,10 @@ def _object(
 def _engine_cost(read: _Reader, entry: object, where: str) -> EngineCost:
     fields = _object(entry, where, _ENGINE_FIELDS, required=_ENGINE_FIELDS)
     bandwidth = read.figure(fields["bandwidth"], f"{where}.bandwidth")
-    if bandwidth == 0:
-        raise CostTableError(f"{where}.bandwidth: must be positive, got 0")
+    if bandwidth < MIN_BANDWIDTH:
+        raise CostTableError(
+            f"{where}.bandwidth: must be at least 2^-20, got {_shown(bandwidth)}"
+        )
     return EngineCost(read.figure(fields["latency"], f"{where}.latency"), bandwidth)
 
 

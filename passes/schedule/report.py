@@ -57,6 +57,11 @@ SHOWN_ITERATIONS = 3
 STRATEGY_TAIL = "canonicalize-io-order"
 """The pass that follows each strategy in `compare_strategies`."""
 FLATTENED = "no loop after the passes (its iterations were flattened)"
+NOT_COMPARABLE = (
+    "before and after are not comparable: a pipeline nested in it has a dynamic "
+    "trip count, costed as one iteration before the passes and as its main loop "
+    "and costliest remainder after them (no speed-up given)"
+)
 
 
 def _title(function: str, location: str, induction_var: str | None, stages: int) -> str:
@@ -92,6 +97,8 @@ class LoopReport:
     """Why `after` is missing, when a pipeline ran."""
     induction_var: str | None = None
     """The name hint of the pipeline's induction variable."""
+    comparable: bool = True
+    """Whether before and after are costed alike (`NOT_COMPARABLE` says when not)."""
 
     @property
     def name(self) -> str:
@@ -99,7 +106,7 @@ class LoopReport:
 
     @property
     def speedup(self) -> float | None:
-        if self.after is None or self.after.time == 0:
+        if self.after is None or self.after.time == 0 or not self.comparable:
             return None
         return self.before.time / self.after.time
 
@@ -120,6 +127,7 @@ class LoopReport:
             "before": self.before.to_json(),
             "after": None if self.after is None else self.after.to_json(),
             "speedup": self.speedup,
+            "comparable": self.comparable,
             "note": self.note,
             "warnings": self.warnings(),
         }
@@ -153,6 +161,8 @@ def compare(
             min_iterations=max(MIN_ITERATIONS, 2 * shown + 1),
         )
         note = FLATTENED if after is not None and lowered is None else ""
+        comparable = figures is None or not nested_dynamic_pipeline(pipeline)
+        note = note or ("" if comparable else NOT_COMPARABLE)
         reports.append(
             LoopReport(
                 index,
@@ -163,9 +173,25 @@ def compare(
                 figures,
                 note,
                 pipeline.induction_var.name_hint,
+                comparable,
             )
         )
     return reports
+
+
+def nested_dynamic_pipeline(pipeline: PipelineOp) -> bool:
+    """
+    Whether a pipeline with stages > 1 and a dynamic trip count is nested in
+    `pipeline`: the lowering turns it into a main loop and a remainder, which
+    the model costs otherwise than the pipeline it was.
+    """
+    return any(
+        isinstance(op, PipelineOp)
+        and op is not pipeline
+        and op.num_stages > 1
+        and static_trip_count(op) is None
+        for op in walk_ops(pipeline)
+    )
 
 
 def run_report(

@@ -99,7 +99,12 @@ class _StepInfo:
 
 
 def _pair(number: Mapping[Unit, int], source: Step, target: Step) -> int:
-    """The number of the pair a flag from `source` to `target` goes between."""
+    """
+    The number of the pair a flag from `source` to `target` goes between;
+    `NO_PAIR` if either holds no unit (an `scf.if` that only yields).
+    """
+    if not source.units or not target.units:
+        return NO_PAIR
     return number[source.units[0]] * len(number) + number[target.units[0]]
 
 

@@ -105,6 +105,12 @@ class FunctionPrinter:
     """Prints one `func.func` as a method."""
 
     def __init__(self, function: func.FuncOp, statements: StatementPrinters):
+        if len(function.body.blocks) != 1:
+            fail(
+                function,
+                f"has {len(function.body.blocks)} blocks, which have no PyPTO form "
+                "(a method is one block of statements)",
+            )
         self.function = function
         self.statements = statements
         self.names = Names()

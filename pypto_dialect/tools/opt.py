@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import shutil
 import sys
 import warnings
 from collections.abc import Sequence
+from io import BytesIO
 from typing import IO, TYPE_CHECKING, Any, NoReturn, cast
 
 from xdsl.dialects.builtin import ModuleOp
@@ -30,7 +30,13 @@ from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from pypto_dialect.source_text import UnreadableInput, decode_source, located_error
+from pypto_dialect.source_text import (
+    UnreadableInput,
+    decode_source,
+    input_format,
+    located_error,
+    read_input,
+)
 from pypto_dialect.tools.diagnostics import (
     PrintAndExit,
     ToolFailure,
@@ -40,6 +46,7 @@ from pypto_dialect.tools.diagnostics import (
     report_internal_error,
     version_text,
 )
+from pypto_dialect.tools.inputs import source_name
 from pypto_dialect.tools.pipelines import (
     PipelineError,
     help_pass,
@@ -135,18 +142,14 @@ class PyPTOOptMain(xDSLOptMain):
 
         self.pipeline = dataclasses.replace(self.pipeline, callback=callback)
 
-    def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
-        try:
-            return super().prepare_input()
-        except ValueError:  # raised for an extension without a frontend only
-            extension = os.path.splitext(self.get_input_name())[1]
-            problem = (
-                f"unknown file extension '{extension}'"
-                if extension
-                else "no file extension"
-            )
-            known = ", ".join(f".{name}" for name in self.available_frontends)
-            raise UnreadableInput(f"{problem} (known: {known})") from None
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        """The input read as `pypto-run` and `pypto-report` read it (`-`: stdin)."""
+        path = self.args.input_file or "-"
+        extension = input_format(path, self.available_frontends)
+        return BytesIO(read_input(path)), extension
+
+    def get_input_name(self) -> str:
+        return source_name(self.args.input_file or "-")
 
     def parse_chunk(
         self, chunk: IO[bytes], file_extension: str, start_offset: int = 0

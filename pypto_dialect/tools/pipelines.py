@@ -30,7 +30,7 @@ from types import NoneType, UnionType
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from xdsl.passes import ModulePass, PassPipeline, PassPipelineCallbackType
-from xdsl.utils.arg_spec import ArgSpec, ParameterListType
+from xdsl.utils.arg_spec import ArgSpec, ParameterListType, PipelineLexer, SpecTokenKind
 from xdsl.utils.arg_spec import parse_pipeline as parse_pipeline_specs
 from xdsl.utils.exceptions import ArgSpecParseError
 from xdsl.utils.hints import isa
@@ -302,11 +302,40 @@ def parse_pipeline(
             "cannot read the pipeline: an integer has more than "
             f"{sys.get_int_max_str_digits()} digits"
         ) from None
+    if (problem := _duplicated_option(spec)) is not None:
+        raise PipelineError(problem)
     for pass_spec in specs:
         check_pass_name(pass_spec.name, available)
     return PassPipeline(
         tuple(_build(pass_spec, available) for pass_spec in specs), callback
     )
+
+
+def _duplicated_option(spec: str) -> str | None:
+    """
+    The option given twice to one pass of `spec` (a pipeline xDSL parses), if
+    any: xDSL's parser keeps the last value in a dict, so the duplicate is
+    found in the tokens (an option's name follows `{` or a space inside the
+    braces; `-` and `_` spell the same option).
+    """
+    lexer = PipelineLexer(spec)
+    name, seen, previous = "", set[str](), SpecTokenKind.COMMA
+    while (token := lexer.lex()).kind is not SpecTokenKind.EOF:
+        if token.kind is SpecTokenKind.IDENT and previous is SpecTokenKind.COMMA:
+            if not seen:  # outside braces: a pass's name
+                name = token.span.text
+        elif token.kind is SpecTokenKind.IDENT and previous in _OPTION_STARTS:
+            option = token.span.text.replace("_", "-")
+            if option in seen:
+                return f"pass '{name}': option '{option}' is given twice"
+            seen.add(option)
+        elif token.kind is SpecTokenKind.R_BRACE:
+            seen = set[str]()
+        previous = token.kind
+    return None
+
+
+_OPTION_STARTS = (SpecTokenKind.L_BRACE, SpecTokenKind.SPACE)
 
 
 def check_pass_name(name: str, available: PassFactories) -> None:

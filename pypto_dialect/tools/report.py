@@ -27,13 +27,12 @@ import argparse
 import html
 import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from xdsl.universe import Universe
-from xdsl.utils.exceptions import ParseError
 
 from passes.schedule.defaults import (
     DEFAULT_PASSES,
@@ -41,7 +40,6 @@ from passes.schedule.defaults import (
     MAX_STAGES,
     max_stages_problem,
 )
-from pypto_dialect.source_text import UnreadableInput, decode_source, located_error
 from pypto_dialect.tools.diagnostics import (
     ToolFailure,
     add_traceback_flag,
@@ -50,10 +48,11 @@ from pypto_dialect.tools.diagnostics import (
     report_internal_error,
     reported_diagnostics,
 )
+from pypto_dialect.tools.inputs import parse_input
+from pypto_dialect.tools.inputs import source_name as input_source_name
 from pypto_dialect.tools.pipelines import PipelineError, parse_pipeline
 
 if TYPE_CHECKING:
-    from xdsl.context import Context
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.ir import Operation
     from xdsl.passes import PassPipeline
@@ -116,7 +115,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--plot",
         metavar="OUT",
-        help="draw the timelines (.svg, .png, .pdf; needs matplotlib)",
+        help="draw the timelines (OUT ends in .svg, .png or .pdf; needs matplotlib)",
     )
     parser.add_argument(
         "--suggest-stages",
@@ -197,11 +196,16 @@ def _report(options: argparse.Namespace) -> int:
         )
     if (problem := max_stages_problem(options.max_stages)) is not None:
         raise ToolFailure(f"{TOOL}: error: --max-stages: {problem}")
+    if options.plot is not None and Path(options.plot).suffix not in PLOT_SUFFIXES:
+        raise ToolFailure(
+            f"{TOOL}: error: --plot: '{options.plot}' must end in "
+            f"{', '.join(PLOT_SUFFIXES)} (the format to write)"
+        )
     model = _cost_model(options.costs)
     ctx = pypto_context()
-    source_name = "<stdin>" if options.kernel == "-" else options.kernel
+    source_name = input_source_name(options.kernel)
     op_spans: OpSpans = {}
-    module = load_input(ctx, options.kernel, op_spans)
+    module = parse_input(ctx, options.kernel, TOOL, op_spans)
     with reported_diagnostics(source_name, op_spans):
         verify_module(module)
     pipeline = None if options.passes is None else _pipeline(options.passes)
@@ -250,9 +254,9 @@ def _report(options: argparse.Namespace) -> int:
         print(render_strategies(strategies, model), end="")
     if options.json is not None:
         data = report_json(reports, model, options.passes, advice, strategies)
-        _write(options.json, json.dumps({"input": source_name, **data}, indent=2))
+        _write(options.json, _strict_json({"input": source_name, **data}, indent=2))
     if options.trace is not None:
-        _write(options.trace, json.dumps(trace_events(reports), indent=1))
+        _write(options.trace, _strict_json(trace_events(reports), indent=1))
     if options.plot is not None:
         plot_timelines(reports, options.plot)
     return 0
@@ -279,6 +283,11 @@ def _pipeline(spec: str) -> PassPipeline:
         raise ToolFailure(f"{TOOL}: error: --passes: {error}") from None
 
 
+def _strict_json(data: object, indent: int) -> str:
+    """JSON without `NaN` or `Infinity` (a cost table keeps every figure finite)."""
+    return json.dumps(data, indent=indent, allow_nan=False)
+
+
 def _write(path: str, text: str) -> None:
     try:
         Path(path).write_text(text + "\n", encoding="utf-8")
@@ -286,56 +295,6 @@ def _write(path: str, text: str) -> None:
         raise ToolFailure(
             f"{TOOL}: error: cannot write {path}: {error.strerror}"
         ) from None
-
-
-# --------------------------------------------------------------------------- #
-# Input
-# --------------------------------------------------------------------------- #
-
-
-def _parse_mlir(ctx: Context, text: str, name: str, op_spans: OpSpans) -> ModuleOp:
-    from pypto_dialect.checked import parse_module
-
-    return parse_module(ctx, text, name, op_spans=op_spans)
-
-
-def _parse_pypto(ctx: Context, text: str, name: str, op_spans: OpSpans) -> ModuleOp:
-    from pypto_dialect.dsl import parse_pypto
-
-    return parse_pypto(ctx, text, name, op_spans=op_spans)
-
-
-FRONTENDS: Mapping[str, Callable[[Context, str, str, OpSpans], ModuleOp]] = {
-    ".mlir": _parse_mlir,
-    ".pypto": _parse_pypto,
-    ".py": _parse_pypto,
-}
-"""Input readers by file suffix (`-`, stdin, is MLIR), as for `pypto-opt`."""
-
-
-def load_input(ctx: Context, path: str, op_spans: OpSpans) -> ModuleOp:
-    """The module in `path`, read by the frontend of its suffix."""
-    name = "<stdin>" if path == "-" else path
-    suffix = ".mlir" if path == "-" else Path(path).suffix
-    frontend = FRONTENDS.get(suffix)
-    if frontend is None:
-        known = ", ".join(FRONTENDS)
-        problem = (
-            f"unknown file extension '{suffix}'" if suffix else "no file extension"
-        )
-        raise ToolFailure(
-            f"{TOOL}: error: cannot read {name}: {problem} (known: {known})"
-        )
-    try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-        text = decode_source(data)
-    except (OSError, UnreadableInput) as error:
-        reason = error.strerror if isinstance(error, OSError) else str(error)
-        raise ToolFailure(f"{TOOL}: error: cannot read {name}: {reason}") from None
-    try:
-        return frontend(ctx, text, name, op_spans)
-    except ParseError as error:
-        raise ToolFailure(located_error(error.span, error.msg)) from None
 
 
 # --------------------------------------------------------------------------- #
@@ -421,6 +380,8 @@ def _metadata(kind: str, pid: int, tid: int, name: str) -> dict[str, Any]:
     return {"name": kind, "ph": "M", "pid": pid, "tid": tid, "args": {"name": name}}
 
 
+PLOT_SUFFIXES = (".svg", ".png", ".pdf")
+"""The formats `--plot` writes, by the path's suffix."""
 PLOT_WIDTH = 17.0
 """Inches at `PLOT_DPI`: a PNG 1700 pixels wide."""
 PLOT_DPI = 100

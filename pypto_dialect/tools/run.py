@@ -4,8 +4,8 @@
     pypto-run kernel.mlir|kernel.py [--entry NAME] [--seed N] [--inputs in.npz]
               [--index NAME=VALUE ...] [--save out.npz] [--passes PIPELINE]
 
-A `.py` (or `.pypto`) file is a PyPTO program (`parse_pypto`); anything
-else is MLIR. The kernel runs on seeded random inputs (see `random_inputs`), or on the
+A `.py` (or `.pypto`) file is a PyPTO program (`parse_pypto`), a `.mlir`
+file (or `-`, standard input) MLIR; any other extension is refused. The kernel runs on seeded random inputs (see `random_inputs`), or on the
 arrays of an `.npz` file (by parameter name; parameters it does not name stay
 random), and the tool prints one line per tensor parameter and per result.
 A cube kernel that names its vector kernel (`pypto.vector_kernel`) runs
@@ -20,20 +20,20 @@ internal error (exit code 70, see `report_internal_error`).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import zipfile
 from collections.abc import Mapping, Sequence
+from io import BytesIO
 from typing import TYPE_CHECKING, Any
 
 from xdsl.universe import Universe
-from xdsl.utils.exceptions import DiagnosticException, InterpretationError, ParseError
+from xdsl.utils.exceptions import DiagnosticException, InterpretationError
 
 from pypto_dialect.interpreter_limits import (
     DEFAULT_MAX_ELEMENTS,
     DEFAULT_MAX_ITERATIONS,
 )
-from pypto_dialect.source_text import UnreadableInput, decode_source, located_error
+from pypto_dialect.source_text import UnreadableInput, read_input
 from pypto_dialect.tools.diagnostics import (
     ToolFailure,
     add_traceback_flag,
@@ -42,15 +42,15 @@ from pypto_dialect.tools.diagnostics import (
     report_internal_error,
     reported_diagnostics,
 )
+from pypto_dialect.tools.inputs import parse_input
+from pypto_dialect.tools.inputs import source_name as input_source_name
 from pypto_dialect.tools.pipelines import (
     PassFactories,
     PipelineError,
     parse_pipeline,
 )
-from pypto_dialect.tools.universe import FRONTEND_NAMES
 
 if TYPE_CHECKING:
-    from xdsl.context import Context
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.passes import PassPipeline
 
@@ -162,9 +162,9 @@ def _run(options: argparse.Namespace, available_passes: PassFactories | None) ->
     from pypto_dialect.walks import walk_ops
 
     ctx = pypto_context()
-    source_name = "<stdin>" if options.kernel == "-" else options.kernel
+    source_name = input_source_name(options.kernel)
     op_spans: OpSpans = {}
-    module = _parse(ctx, options.kernel, source_name, op_spans)
+    module = parse_input(ctx, options.kernel, "pypto-run", op_spans)
     pipeline = (
         None if options.passes is None else _pipeline(options.passes, available_passes)
     )
@@ -254,33 +254,6 @@ def _names_its_op(error: DiagnosticException) -> bool:
     return not isinstance(error, InterpretationError)
 
 
-def _parse(ctx: Context, path: str, source_name: str, op_spans: OpSpans) -> ModuleOp:
-    text = _read(path, source_name)
-    extension = os.path.splitext(path)[1].removeprefix(".")
-    try:
-        if extension in FRONTEND_NAMES:
-            from pypto_dialect.dsl import parse_pypto
-
-            return parse_pypto(ctx, text, source_name, op_spans=op_spans)
-        from pypto_dialect.checked import parse_module
-
-        return parse_module(ctx, text, source_name, op_spans=op_spans)
-    except ParseError as error:
-        raise ToolFailure(located_error(error.span, error.msg)) from None
-
-
-def _read(path: str, source_name: str) -> str:
-    try:
-        if path == "-":
-            return decode_source(sys.stdin.buffer.read())
-        with open(path, "rb") as file:
-            return decode_source(file.read())
-    except (OSError, UnreadableInput) as error:
-        raise ToolFailure(
-            f"pypto-run: error: cannot read {source_name}: {error}"
-        ) from None
-
-
 def _pipeline(spec: str, available_passes: PassFactories | None) -> PassPipeline:
     if available_passes is None:
         available_passes = Universe.get_multiverse().all_passes
@@ -312,13 +285,12 @@ def _load_inputs(path: str) -> dict[str, Array]:
     import numpy as np
 
     try:
-        with open(path, "rb") as file:
-            if not zipfile.is_zipfile(file):
-                raise ValueError("not an .npz archive")
-            file.seek(0)
-            with np.load(file, allow_pickle=False) as archive:
-                return {name: archive[name] for name in archive.files}
-    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        data = read_input(path)
+        if not zipfile.is_zipfile(BytesIO(data)):
+            raise ValueError("not an .npz archive")
+        with np.load(BytesIO(data), allow_pickle=False) as archive:
+            return {name: archive[name] for name in archive.files}
+    except (UnreadableInput, ValueError, zipfile.BadZipFile) as error:
         raise ToolFailure(f"{path}: error: cannot read the inputs: {error}") from None
 
 

@@ -43,3 +43,6 @@ PYPTO_UNIVERSE = Universe(
 
 FRONTEND_NAMES = tuple(PYPTO_UNIVERSE.all_frontends)
 """The names (`-f NAME`, file extensions) that mean PyPTO input."""
+
+INPUT_FORMATS = ("mlir", *FRONTEND_NAMES)
+"""The file extensions the tools read (`source_text.input_format`)."""

@@ -78,3 +78,29 @@ def test_model_floor_splits_the_searched_bodies_time():
     assert 0 < stages["prepare"] + stages["simulate"] < stages["modelled"]
     assert stages["simulate"] > 0
     assert "| stages-static |" in model_floor.markdown(measured)
+
+
+NEVER_RUN = """\
+func.func @never(%x: !pypto.tensor<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  pypto.pipeline %i = %c1 to %c0 step %c1 stages 2 {
+    %t = pypto.tile.load %x[%c0] : !pypto.tensor<64xf32> -> !pypto.tile<64xf32, vec>
+  }
+  func.return
+}
+"""
+NESTED_DYNAMIC = (
+    Path(__file__).parents[1] / "filecheck" / "report" / "not-comparable.mlir"
+)
+
+
+def test_orders_leave_out_loops_that_never_run_or_do_not_compare(tmp_path: Path):
+    model, costs = orders.cost_table(2, tmp_path)
+    tallies, floors, left_out = orders.measure_depth(
+        [NESTED_DYNAMIC.read_text() + NEVER_RUN], model, costs
+    )
+    assert (left_out.never_run, left_out.not_comparable) == (1, 1)
+    # Only the inner pipeline is tallied, in every order.
+    assert {len(tally.ratios) for tally in tallies.values()} == {1}
+    assert len(floors) == 1

@@ -206,7 +206,23 @@ def edited(path: tuple[str, ...], value: object) -> str:
         (
             ("engines", "MTE2", "bandwidth"),
             0,
-            "engines.MTE2.bandwidth: must be positive, got 0",
+            "engines.MTE2.bandwidth: must be at least 2^-20, got 0.0",
+        ),
+        (
+            ("engines", "MTE2", "bandwidth"),
+            5e-324,
+            "engines.MTE2.bandwidth: must be at least 2^-20, got 5e-324",
+        ),
+        (
+            ("engines", "VECTOR", "bandwidth"),
+            {"value": 1e-300},
+            "engines.VECTOR.bandwidth: must be at least 2^-20, got 1e-300",
+        ),
+        (("queue_depth",), 65, "queue_depth: must be at most 64, got 65"),
+        (
+            ("queue_depth",),
+            2**53,
+            "queue_depth: must be at most 64, got 9007199254740992",
         ),
         (
             ("engines", "VECTOR", "latency"),
@@ -247,6 +263,19 @@ def test_invalid_json_is_located():
     assert error.value.located("costs.json") == (
         "costs.json:3:3: error: invalid JSON: Expecting property name enclosed in double quotes"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"queue_depth": ' + "9" * 5000 + "}", "a number with too many digits"),
+        ("[" * 100_000 + "]" * 100_000, "lists or objects nested too deeply"),
+    ],
+)
+def test_json_past_pythons_limits_is_invalid(text: str, message: str):
+    with pytest.raises(CostTableError) as error:
+        parse_costs(text, "costs.json")
+    assert error.value.message == f"invalid JSON: {message}"
 
 
 def test_tables_must_be_objects():

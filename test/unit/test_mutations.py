@@ -13,7 +13,7 @@ passes, `lower-pipeline-to-slots` first, each followed by verify. A step may rai
 canonicalize-alone chain still runs after a lowering failure); anything else
 fails the test with its traceback and the mutant, as do a pass's output that
 does not verify, a step taking more than `STEP_SECONDS` of CPU and a mutant
-taking more than `HANG_SECONDS` (a `SIGALRM`).
+taking more than `HANG_SECONDS` of CPU (a `SIGVTALRM`).
 
 The runs: a mutant that verifies is interpreted (`run_kernel`, seeded
 inputs and the mutant's `index_args`, at most `RUN_BUDGET` loop iterations
@@ -27,8 +27,11 @@ step that reported a diagnostic (`unreadable`, `parse error`, `verify
 error`), else whether the kernel ran, the export, and for each chain
 (`chained:` both passes, `remainder loop:` both with
 `lower-pipeline-loops{remainder=loop}`, `alone:` canonicalize-io-order
-alone, `slots:` the three passes) `accepted`
-(`, same results` when checked against a run) or the pass that reported one.
+alone, `slots:` the three passes, then one newer surface of
+`surface_mutations`: an order with a cost table, the slots with one,
+`auto-stages`, or `pypto-report`, whose internal errors fail and whose JSON
+must be strict) `accepted` (`, same results` when checked against a run)
+or the pass that reported one.
 
 A hypothesis run stops at its first failure; to count failures over a long
 campaign, `python test/unit/test_mutations.py EXAMPLES SEED` runs the same
@@ -42,18 +45,21 @@ import os
 import re
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from collections import Counter
 from collections.abc import Callable, Generator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr
 from dataclasses import dataclass
 from functools import partial
 from io import StringIO
+from pathlib import Path
 from types import FrameType
 from typing import TypeVar
 
 import pytest
+import surface_mutations as surfaces
 from hypothesis import HealthCheck, Phase, event, given, seed, settings
 from mutations import Mutant, mutants
 from xdsl.dialects.builtin import ModuleOp
@@ -94,11 +100,17 @@ cores) a campaign of 1,000 mutants took 46 s of CPU in 784 s of wall, and
 steps of 0.02-1.1 s of CPU took 5-7 s of wall.
 """
 HANG_SECONDS = 20
-"""The alarm that interrupts a mutant that really hangs."""
+"""
+The alarm, in CPU time (as `STEP_SECONDS`), that interrupts a mutant that
+really hangs: on the shared machine a niced campaign's mutant of 2.5 s of
+CPU took over 20 s of wall.
+"""
 RUN_BUDGET = 2_000
 """Loop iterations and branches a run of a mutant may take (`max_iterations`)."""
 RUN_ELEMENTS = 1 << 16
 """Elements a tensor or tile of a run may hold (`max_elements`)."""
+PROGRESS = 500
+"""A campaign prints its counts to stderr every `PROGRESS` mutants."""
 
 
 class Hang(BaseException):
@@ -113,22 +125,22 @@ def _alarm(signum: int, frame: FrameType | None) -> None:
     """
     if frame is not None and f"{os.sep}hypothesis{os.sep}" in frame.f_code.co_filename:
         return
-    raise Hang(f"the mutant took more than {HANG_SECONDS} s")
+    raise Hang(f"the mutant took more than {HANG_SECONDS} s of CPU")
 
 
 @contextmanager
 def alarm_after(seconds: float) -> Generator[None]:
     """
-    Raise `Hang` in the block if it runs longer than `seconds` (checked
-    again every second after, see `_alarm`).
+    Raise `Hang` in the block if it takes more than `seconds` of CPU
+    (checked again every CPU second after, see `_alarm`).
     """
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+    previous = signal.signal(signal.SIGVTALRM, _alarm)
+    signal.setitimer(signal.ITIMER_VIRTUAL, seconds, 1.0)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous)
 
 
 class Rejected(Exception):
@@ -285,6 +297,7 @@ def run_mutant(mutant: Mutant) -> list[str]:
         f"export: {export_round_trip(module, reference)}",
     ]
     alone, with_loop, rotated = module.clone(), module.clone(), module.clone()
+    surface = module.clone()
     chain_with_loop = (LOWER_WITH_LOOP, CANONICALIZE)
     chain_with_slots = (SLOTS, LOWER, CANONICALIZE)
     return [
@@ -293,7 +306,35 @@ def run_mutant(mutant: Mutant) -> list[str]:
         f"remainder loop: {run_passes(with_loop, chain_with_loop, reference)}",
         f"alone: {run_passes(alone, (CANONICALIZE,), reference)}",
         f"slots: {run_passes(rotated, chain_with_slots, reference)}",
+        *newer_surface(surface, text, reference),
     ]
+
+
+def newer_surface(
+    module: ModuleOp, text: str, reference: Reference | None
+) -> list[str]:
+    """
+    One of `surface_mutations.SURFACES`, chosen by the mutant's text, with a
+    cost table that is the bundled one or a mutated one; its outcomes.
+    """
+    rng = surfaces.choose(text)
+    surface = rng.choice(surfaces.SURFACES)
+    with tempfile.TemporaryDirectory() as name:
+        directory = Path(name)
+        costs, usable = timed("costs", lambda: surfaces.usable_costs(rng, directory))
+        table = "costs: " + ("usable" if usable else "rejected")
+        if surface == "report":
+            report = timed(
+                "report",
+                lambda: surfaces.run_report(
+                    text, rng, directory, costs if rng.random() < 0.5 else None
+                ),
+            )
+            return [table, report]
+        passes = surfaces.surface_passes(rng, surface, costs)
+        with redirect_stderr(StringIO()):  # auto-stages' remarks
+            outcome = run_passes(module, passes, reference)
+        return [table, f"{surface}: {outcome}"]
 
 
 def describe(mutant: Mutant) -> str:
@@ -357,6 +398,15 @@ def campaign(examples: int, seed_value: int) -> None:
                 outcomes["silent wrong results"] += 1
             found = failures.setdefault(failure_kind(error), [])
             found.append((mutant, traceback.format_exc()))
+            if len(found) == 1:  # a new kind: shown at once, not only at the end
+                print(f"=== {failure_kind(error)}\n{describe(mutant)}", file=sys.stderr)
+        if outcomes["mutants"] % PROGRESS == 0:
+            print(
+                f"{outcomes['mutants']} mutants, {outcomes['failures']} failures, "
+                f"{outcomes['silent wrong results']} silent wrong results",
+                file=sys.stderr,
+                flush=True,
+            )
 
     start, cpu_start = time.perf_counter(), time.process_time()
     seed(seed_value)(run)()

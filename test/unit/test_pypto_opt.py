@@ -134,7 +134,10 @@ def test_unknown_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
 def test_missing_input_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     code, _, err = run_opt(capsys, [str(tmp_path / "missing.mlir")])
     assert code == 1
-    assert err.startswith("pypto-opt: error: [Errno 2] No such file or directory")
+    assert (
+        err
+        == f"pypto-opt: error: cannot read {tmp_path / 'missing.mlir'}: No such file or directory\n"
+    )
 
 
 def test_pass_failure_points_at_the_op(
@@ -273,7 +276,7 @@ def test_input_that_is_not_text(
     assert run_opt(capsys, []) == (
         1,
         "",
-        f"pypto-opt: error: cannot read stdin: {problem}\n",
+        f"pypto-opt: error: cannot read <stdin>: {problem}\n",
     )
 
 
@@ -289,7 +292,7 @@ def test_unknown_file_extension(
     assert run_opt(capsys, [str(path)]) == (
         1,
         "",
-        f"pypto-opt: error: cannot read {path}: {problem} (known: .pypto, .py, .mlir)\n",
+        f"pypto-opt: error: cannot read {path}: {problem} (known: .mlir, .py, .pypto)\n",
     )
 
 

@@ -209,7 +209,7 @@ def test_a_failing_pass_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
         ),
         (
             ["--inputs", "{missing}"],
-            "{missing}: error: cannot read the inputs: [Errno 2] No such file or directory",
+            "{missing}: error: cannot read the inputs: No such file or directory",
         ),
         (
             ["--inputs", "{kernel}"],

@@ -247,12 +247,12 @@ def test_missing_cost_file(capsys: pytest.CaptureFixture[str], tmp_path: Path):
         (
             "k.txt",
             "",
-            "pypto-report: error: cannot read {path}: unknown file extension '.txt' (known: .mlir, .pypto, .py)",
+            "pypto-report: error: cannot read {path}: unknown file extension '.txt' (known: .mlir, .py, .pypto)",
         ),
         (
             "k",
             "",
-            "pypto-report: error: cannot read {path}: no file extension (known: .mlir, .pypto, .py)",
+            "pypto-report: error: cannot read {path}: no file extension (known: .mlir, .py, .pypto)",
         ),
         ("k.mlir", "\xff", None),
     ],
@@ -548,3 +548,37 @@ def test_whole_loop_time_counts_the_remainder(remainder: str):
     assert after_8 is not None and after_10 is not None
     assert after_8.whole.time is not None and after_10.whole.time is not None
     assert after_10.whole.time > after_8.whole.time
+
+
+NESTED_DYNAMIC = ROOT / "test" / "filecheck" / "report" / "not-comparable.mlir"
+"""Pipelines of static and dynamic trip counts, one nested in the other."""
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"not strict JSON: {name}")
+
+
+def test_outputs_are_strict_json_at_the_tables_extremes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+):
+    """The slowest table a check accepts, over the longest trip: every figure finite."""
+    from passes.schedule.engines import MAX_FIGURE, MIN_BANDWIDTH
+
+    table = json.loads(default_costs_text())
+    for engine in table["engines"].values():
+        engine["latency"] = MAX_FIGURE
+        engine["bandwidth"] = MIN_BANDWIDTH
+    costs = tmp_path / "slow.json"
+    costs.write_text(json.dumps(table))
+    kernel = NESTED_DYNAMIC
+    report, trace = tmp_path / "r.json", tmp_path / "t.json"
+    code, out, err = pypto_report(
+        capsys,
+        *(str(kernel), "--costs", str(costs), "--passes", BOTH),
+        *("--trip", str(2**64 - 1), "--json", str(report), "--trace", str(trace)),
+        "--strategies",
+    )
+    assert (code, err) == (0, "")
+    assert "nan" not in out and "inf " not in out
+    for path in (report, trace):
+        json.loads(path.read_text(), parse_constant=_no_constant)

@@ -112,3 +112,16 @@ func.func @acc_fill() -> !pypto.tile<16x256xf32, acc> {
 
 // CHECK:      pl.tile.full cannot fill pl.Mem.Acc: PyPTO's tile.full fills Vec only (an Acc accumulator starts with pl.tile.matmul)
 // CHECK:      "pypto.tile.full"
+
+// -----
+
+// A function of several blocks (what convert-scf-to-cf makes of a loop).
+
+// expected-error @below {{has 2 blocks, which have no PyPTO form (a method is one block of statements)}}
+func.func @blocks(%c: i1) {
+  cf.cond_br %c, ^bb1, ^bb1
+^bb1:
+  func.return
+}
+
+// CHECK:      has 2 blocks, which have no PyPTO form

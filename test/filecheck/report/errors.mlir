@@ -13,6 +13,16 @@
 // RUN: not pypto-report %s --passes canonicalize-io-order 2>&1 | filecheck %s --check-prefix=FAILED -DFILE=%s
 // RUN: not pypto-report %S/Inputs/unit-costs.json 2>&1 | filecheck %s --check-prefix=SUFFIX
 // RUN: not pypto-report %S/Inputs/none.mlir 2>&1 | filecheck %s --check-prefix=NONE
+// RUN: not pypto-report %s --plot %T 2>&1 | filecheck %s --check-prefix=PLOTDIR -DDIR=%T
+// RUN: not pypto-report %s --plot '' 2>&1 | filecheck %s --check-prefix=PLOTEMPTY
+// RUN: not pypto-report %s --plot /dev/full 2>&1 | filecheck %s --check-prefix=PLOTFULL
+// RUN: not pypto-report %s --costs /dev/zero 2>&1 | filecheck %s --check-prefix=ZERO
+// RUN: python -c "print('{\"queue_depth\": ' + '9' * 5000 + '}')" > %t.digits.json
+// RUN: not pypto-report %s --costs %t.digits.json 2>&1 | filecheck %s --check-prefix=DIGITS
+// RUN: python -c "print('[' * 100000 + ']' * 100000)" > %t.deep.json
+// RUN: not pypto-report %s --costs %t.deep.json 2>&1 | filecheck %s --check-prefix=DEEP
+// RUN: not pypto-report %s --costs %S/Inputs/tiny-bandwidth.json 2>&1 | filecheck %s --check-prefix=BANDWIDTH
+// RUN: not pypto-report %s --costs %S/Inputs/deep-queue.json 2>&1 | filecheck %s --check-prefix=QUEUE
 
 func.func @f(%x: !pypto.tensor<16xf32>) {
   %c0 = arith.constant 0 : index
@@ -36,7 +46,15 @@ func.func @f(%x: !pypto.tensor<16xf32>) {
 // VALUE:        pypto-report: error: --passes: pass 'lower-pipeline-loops': option 'max-copies' takes an integer, got 'many'
 // PY:           [[FILE]]:1:1: error: no @pl.program class: a PyPTO program holds 'import pypto.language as pl' and @pl.program classes
 // EMPTY:        no pypto.pipeline loops
-// FAILED:       [[FILE]]:21:3: error: after --passes 'canonicalize-io-order': 'pypto.pipeline' op pypto.pipeline with stages 2 is not lowered yet
+// FAILED:       [[FILE]]:31:3: error: after --passes 'canonicalize-io-order': 'pypto.pipeline' op pypto.pipeline with stages 2 is not lowered yet
 // FAILED-NEXT:  {{^}}  pypto.pipeline %i = %c0 to %c2 step %c1 stages 2 {
-// SUFFIX:       pypto-report: error: cannot read {{.*}}unit-costs.json: unknown file extension '.json' (known: .mlir, .pypto, .py)
+// SUFFIX:       pypto-report: error: cannot read {{.*}}unit-costs.json: unknown file extension '.json' (known: .mlir, .py, .pypto)
 // NONE:         pypto-report: error: cannot read {{.*}}none.mlir: No such file or directory
+// PLOTDIR:      {{^}}pypto-report: error: --plot: '[[DIR]]' must end in .svg, .png, .pdf (the format to write){{$}}
+// PLOTEMPTY:    {{^}}pypto-report: error: --plot: '' must end in .svg, .png, .pdf (the format to write){{$}}
+// PLOTFULL:     {{^}}pypto-report: error: --plot: '/dev/full' must end in .svg, .png, .pdf (the format to write){{$}}
+// ZERO:         {{^}}/dev/zero: error: cannot read the cost table: larger than 67,108,864 bytes{{$}}
+// DIGITS:       {{.*}}digits.json: error: invalid {{JSON}}: a number with too many digits
+// DEEP:         {{.*}}deep.json: error: invalid {{JSON}}: lists or objects nested too deeply
+// BANDWIDTH:    {{.*}}tiny-bandwidth.json: error: engines.MTE2.bandwidth: must be at least 2^-20, got 5e-324
+// QUEUE:        {{.*}}deep-queue.json: error: queue_depth: must be at most 64, got 1000000

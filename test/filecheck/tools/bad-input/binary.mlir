@@ -4,7 +4,7 @@
 
 // RUN: printf '\177ELF\002\001\001\000\000\000' > %t.mlir
 // RUN: not pypto-opt %t.mlir 2>&1 | filecheck %s --check-prefix=OPT -DFILE=%t.mlir
-// RUN: not pypto-opt < %t.mlir 2>&1 | filecheck %s --check-prefix=OPT -DFILE=stdin
+// RUN: not pypto-opt < %t.mlir 2>&1 | filecheck %s --check-prefix=OPT -DFILE='<stdin>'
 // RUN: not pypto-run %t.mlir 2>&1 | filecheck %s --check-prefix=KERNEL -DFILE=%t.mlir
 // RUN: not pypto-run - < %t.mlir 2>&1 | filecheck %s --check-prefix=KERNEL -DFILE='<stdin>'
 

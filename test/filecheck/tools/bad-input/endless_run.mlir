@@ -16,7 +16,7 @@ func.func @endless(%x: !pypto.tensor<1024xf32>) {
   func.return
 }
 
-// CHECK:     endless_run.mlir:[[# @LINE - 7]]:3: error: scf.for: the run would exceed its budget of loop iterations and branches taken (1000000000000 needed, 10000000 left); raise it with --max-iterations (pypto-run) or max_iterations (run_kernel)
+// CHECK:     endless_run.mlir:[[# @LINE - 7]]:3: error: scf.for: the run would exceed its budget of loop iterations and branches taken (1000000000000 needed, 1000000 left); raise it with --max-iterations (pypto-run) or max_iterations (run_kernel)
 // CHECK-NOT: Traceback
 
 func.func @bounded(%x: !pypto.tensor<1024xf32>, %n: index) {

@@ -3,6 +3,9 @@
 // --max-iterations said).
 
 // RUN: not pypto-run %s --entry endless --max-iterations 1000 2>&1 | filecheck %s
+// The default budget (1,000,000) stops it within about 15 s of CPU (killed
+// after 120 s, the test fails).
+// RUN: not timeout 120 pypto-run %s --entry endless 2>&1 | filecheck %s
 // RUN: pypto-run %s --entry count --index n=5 --max-iterations 5 | filecheck %s --check-prefix=FIVE
 // RUN: not pypto-run %s --entry count --index n=5 --max-iterations 4 2>&1 | filecheck %s --check-prefix=FOUR
 

@@ -3,7 +3,7 @@
 
 // RUN: printf 'func.func @f() {\n  \377\n}\n' > %t.mlir
 // RUN: not pypto-opt %t.mlir 2>&1 | filecheck %s --check-prefix=OPT -DFILE=%t.mlir
-// RUN: not pypto-opt < %t.mlir 2>&1 | filecheck %s --check-prefix=OPT -DFILE=stdin
+// RUN: not pypto-opt < %t.mlir 2>&1 | filecheck %s --check-prefix=OPT -DFILE='<stdin>'
 // RUN: not pypto-run %t.mlir 2>&1 | filecheck %s --check-prefix=KERNEL -DFILE=%t.mlir
 // RUN: not pypto-run - < %t.mlir 2>&1 | filecheck %s --check-prefix=KERNEL -DFILE='<stdin>'
 
