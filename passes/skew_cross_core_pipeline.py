@@ -96,6 +96,8 @@ class SkewCrossCorePattern(RewritePattern):
     """The depth of the FIFOs of the function's core group, if it declares one."""
     dynamic: bool = False
     """Skew loops whose bounds are values, under a runtime guard."""
+    group: bool = False
+    """Skew loops of several messages by running all their pushes ahead."""
     next_group: dict[Operation | None, int] = field(
         default_factory=dict[Operation | None, int]
     )
@@ -126,22 +128,35 @@ class SkewCrossCorePattern(RewritePattern):
             return self._demote(
                 op, rewriter, f"{bounds[1]} iteration(s): nothing to overlap"
             )
-        halves = _halves(op, body, self.names)
+        messages = max(len(pushes), len(pops))
+        grouped = self.group and messages > 1
+        lead = next(o for o in body if isinstance(o, TPushOp | TPopOp))
+        halves = _halves(op, body, pushes if grouped else [lead], self.names)
         if isinstance(halves, str):
             return self._demote(op, rewriter, halves)
-        if len(pushes) != 1 or len(pops) != 1:
+        if messages > 1 and not grouped:
             return self._demote(
                 op,
                 rewriter,
                 f"{len(pushes)} push(es) and {len(pops)} pop(s): skewing one message "
-                "of several would reorder the in-order FIFO",
+                "of several would reorder the in-order FIFO (group=true skews them all)",
             )
         produce, consume = halves
-        conflict = _shared_memory(produce, consume, self.names)
-        if conflict is not None:
-            return self._demote(op, rewriter, conflict)
+        problem = _group_problem(body, produce, self.names) if grouped else None
+        problem = problem or _shared_memory(produce, consume, self.names)
+        if problem is not None:
+            return self._demote(op, rewriter, problem)
         asked = max(2, op.num_stages - 1)
-        allowed = asked if self.fifo_depth is None else min(asked, self.fifo_depth)
+        allowed = asked
+        if self.fifo_depth is not None:
+            allowed = min(asked, self.fifo_depth // messages)
+        if allowed == 0:
+            return self._demote(
+                op,
+                rewriter,
+                f"FIFO depth {self.fifo_depth} holds fewer than one iteration's "
+                f"{messages} messages",
+            )
         if bounds is None:
             depth = guarded_depth(allowed, step)
             trip = "guarded: trip >= 2*depth and a multiple of depth, else sequential"
@@ -153,10 +168,13 @@ class SkewCrossCorePattern(RewritePattern):
         group = self._take_group(op)
         skew_loop(op, skew, rewriter, lambda stage, ops: _tag(ops, group, stage))
         capped = f", FIFO depth {self.fifo_depth}" if allowed < asked else ""
+        together = (
+            f", {len(pushes)} pushes and {len(pops)} pops together" if grouped else ""
+        )
         return Decision(
             "skewed",
-            f"depth {depth} (asked {asked}{capped}, {trip}): {len(produce)} op(s) "
-            f"produce, {len(consume)} consume",
+            f"depth {depth} (asked {asked}{capped}, {trip}{together}): "
+            f"{len(produce)} op(s) produce, {len(consume)} consume",
         )
 
     def _demote(
@@ -224,18 +242,48 @@ def _static_bounds(op: PipelineOp) -> tuple[int, int, int] | None:
     return lb, max(0, -((lb - ub) // step)), step
 
 
+def _group_problem(
+    body: Sequence[Operation],
+    produce: Sequence[Operation],
+    names: Mapping[SSAValue, str],
+) -> str | None:
+    """
+    Why the pushes of `body` cannot all run ahead (`produce` is their
+    backward slice): a push that needs a pop of its own iteration, or a push
+    or pop nested in an op, whose order the skew cannot see.
+    """
+    nested = next(
+        (
+            o
+            for o in body
+            if not isinstance(o, TPushOp | TPopOp)
+            and any(isinstance(n, TPushOp | TPopOp) for n in o.walk())
+        ),
+        None,
+    )
+    if nested is not None:
+        return f"a push or pop nested in {nested.name}: the FIFO group is not at the top level"
+    pop = next((o for o in produce if isinstance(o, TPopOp)), None)
+    if pop is None:
+        return None
+    name = printed_name(pop.results[0], names)
+    return f"a push needs {name}, popped in the same iteration: the FIFO group cannot run ahead"
+
+
 def _halves(
-    op: PipelineOp, body: Sequence[Operation], names: Mapping[SSAValue, str]
+    op: PipelineOp,
+    body: Sequence[Operation],
+    roots: Sequence[Operation],
+    names: Mapping[SSAValue, str],
 ) -> tuple[list[Operation], list[Operation]] | str:
     """
-    The produce half (the backward slice of the first push or pop) and the
-    consume half (the rest, with the pure scalar ops it reads of the produce
-    half recomputed), in body order; or why the loop cannot be split so.
+    The produce half (the backward slice of `roots`) and the consume half
+    (the rest, with the pure scalar ops it reads of the produce half
+    recomputed), in body order; or why the loop cannot be split so.
     """
     position = {o: index for index, o in enumerate(body)}
-    lead = next(o for o in body if isinstance(o, TPushOp | TPopOp))
     in_produce = [False] * len(body)
-    work: list[Operation] = [lead]
+    work: list[Operation] = list(roots)
     carried_args = set(op.region_iter_args)
     while work:
         current = work.pop()
@@ -422,6 +470,14 @@ class SkewCrossCorePipelinePass(ModulePass):
     multiple of D, and the loop as it was otherwise.
     """
 
+    group: bool = False
+    """
+    Also skew the loops of several messages (ours, not PyPTO's): the backward
+    slice of every push runs D iterations ahead, so each FIFO keeps its
+    order; D is at most the declared FIFO depth over the messages per
+    iteration. Declined when a push needs a pop of its own iteration.
+    """
+
     explain: bool = False
     """
     Print to stderr, per pipeline, whether it was skewed (at which depth),
@@ -444,6 +500,7 @@ class SkewCrossCorePipelinePass(ModulePass):
                     seen,
                     depths.get(function),
                     self.dynamic,
+                    self.group,
                 )
                 PatternRewriteWalker(
                     pattern, apply_recursively=False, walk_regions_first=True

@@ -54,7 +54,8 @@ def skew_loop(
 ) -> scf.ForOp:
     """
     Replace `loop` by its prologue, steady loop and epilogue (the steady
-    loop runs up to the loop's own upper bound). Without constant bounds,
+    loop runs up to the loop's own upper bound and has the loop's location,
+    so that a report finds it again). Without constant bounds,
     they run under an `scf.if` whose condition is `trip >= 2*depth` and
     `trip % depth == 0`, computed without overflow; the else branch is the
     loop as it was, an `scf.for`. Returns the steady loop.
@@ -120,6 +121,7 @@ def _skewed(
     steady_ops.append(scf.YieldOp(*carried, *([] if skew.bounds else [k])))
     steady.add_ops(steady_ops)
     steady_loop = scf.ForOp(first, loop.ub, stride, inits, steady)
+    steady_loop.location = loop.location
     for result, old in zip(steady_loop.results, loop.results, strict=False):
         result.name_hint = old.name_hint
     new_ops.append(steady_loop)

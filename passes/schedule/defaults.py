@@ -6,7 +6,7 @@ the report.
 
 from pypto_dialect.numbers import integer_text
 
-DEFAULT_PASSES = "lower-pipeline-loops,canonicalize-io-order"
+DEFAULT_PASSES = "skew-cross-core-pipeline,lower-pipeline-loops,canonicalize-io-order"
 """The pipeline the advisor runs when none is given."""
 MAX_STAGES = 8
 """The largest `stages` the advisor tries by default."""

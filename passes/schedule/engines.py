@@ -17,7 +17,9 @@ An op costs its engine's fixed latency plus its work divided by the
 engine's bandwidth: bytes moved or processed, padded as the memory lays
 them out (`padded_bytes`: 32-byte rows in `vec`, 16 x 32-byte fractals in
 `mat`, `left` and `right`, 16 x 16 elements in `acc`), and for CUBE
-16 x 16 x 16 fractal multiplies counted as 4096 MACs each. An op with
+16 x 16 x 16 fractal multiplies counted as 4096 MACs each. A push or pop
+whose `split` divides its tile between the table's `vector_cores` moves one
+core's share, the cores' channels at once. An op with
 regions costs its nested ops run one after the other (a loop's body times
 its static trip count, the costliest region of a branch). `matmul_acc`
 writes its result in place, into its accumulator's buffer.
@@ -53,6 +55,7 @@ from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.source_text import UnreadableInput, decode_source, read_input
 from pypto_dialect.tile import (
     CastOp,
+    ChannelOp,
     ElementwiseBinaryOp,
     ExtractOp,
     FullOp,
@@ -152,6 +155,11 @@ class CostModel:
     cores: Mapping[Core, CoreSpec] = field(
         default_factory=lambda: default_costs().cores
     )
+    vector_cores: int = field(default_factory=lambda: default_costs().vector_cores)
+    """
+    Vector cores beside the cube core (1 or 2): a push or pop with a `split`
+    moves a 1/`vector_cores` share of its tile, the lanes at once.
+    """
     description: str = ""
     source: str = "default"
     """Where the table comes from: `default` or the file name."""
@@ -311,6 +319,14 @@ def work_of(op: Operation) -> int:
     return _rule(op)[1](op)
 
 
+def lanes_of(op: Operation, model: CostModel) -> int:
+    """
+    How many vector cores share `op`'s work: `vector_cores` for a push or pop
+    that splits its tile between them (`split` other than 0), else 1.
+    """
+    return model.vector_cores if isinstance(op, ChannelOp) and op.split else 1
+
+
 def touches_tiles(op: Operation) -> bool:
     """Whether `op` reads or produces a tile (a scalar op that does not is core-less)."""
     return bool(_tile_types((*op.operand_types, *op.result_types)))
@@ -396,7 +412,7 @@ def op_cost(
     """
     if not op.regions:
         unit = unit_of(op, model)
-        duration = model.engines[unit.engine].cost(work_of(op))
+        duration = model.engines[unit.engine].cost(work_of(op) / lanes_of(op, model))
         return OpCost(duration, {unit: duration})
     if known is not None and (cost := known.get(op)) is not None:
         return cost
@@ -455,6 +471,7 @@ _TOP_FIELDS = (
     "queue_depth",
     "sync_latency",
     "events_per_pair",
+    "vector_cores",
     "engines",
     "capacities",
     "cores",
@@ -462,7 +479,7 @@ _TOP_FIELDS = (
 _E = TypeVar("_E", bound=StrEnum)
 
 _REQUIRED = ("queue_depth", "sync_latency", "engines", "capacities")
-"""`events_per_pair` and `cores` (added later) default to the bundled table's."""
+"""The other fields (added later) default to the bundled table's."""
 _ENGINE_FIELDS = ("latency", "bandwidth")
 _FIGURE_FIELDS = ("value", "source")
 _CORE_FIELDS = ("engines", "spaces", "source")
@@ -588,6 +605,7 @@ def parse_costs(text: str, source: str) -> CostModel:
         queue_depth=_queue_depth(read, top["queue_depth"]),
         sync_latency=read.figure(top["sync_latency"], "sync_latency"),
         events_per_pair=_events(read, top),
+        vector_cores=_vector_cores(read, top),
         cores=read.cores(top["cores"]) if "cores" in top else default_costs().cores,
         description=description,
         source=source,
@@ -611,6 +629,15 @@ def _events(read: _Reader, top: Mapping[str, object]) -> int:
     if events == 0:
         raise CostTableError("events_per_pair: must be positive, got 0")
     return events
+
+
+def _vector_cores(read: _Reader, top: Mapping[str, object]) -> int:
+    if "vector_cores" not in top:
+        return default_costs().vector_cores
+    count = read.figure(top["vector_cores"], "vector_cores", integer=True)
+    if count not in (1, 2):
+        raise CostTableError(f"vector_cores: must be 1 or 2, got {int(count)}")
+    return int(count)
 
 
 def _names(value: object, where: str, kind: type[_E]) -> frozenset[_E]:

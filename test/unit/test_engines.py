@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from passes.schedule.engines import (
     default_costs_text,
     engine_of,
     issuing_core,
+    lanes_of,
     load_costs,
     op_cost,
     parse_costs,
@@ -94,6 +96,35 @@ def test_cost_is_latency_plus_work_over_bandwidth():
     assert cost.duration == mte2.latency + 16 * 64 * 4 / mte2.bandwidth
     # A load to `vec` runs on the vector core's MTE2.
     assert cost.busy == {Unit(Core.AIV, Engine.MTE2): cost.duration}
+
+
+SPLIT = """
+func.func @split(%t: !pypto.tile<16x64xf32, vec>) {
+  pypto.tile.tpush_to_aiv %t {split = 1 : i64} : !pypto.tile<16x64xf32, vec>
+  %o = pypto.tile.tpop_from_aiv {split = 2 : i64} : !pypto.tile<16x64xf32, vec>
+  pypto.tile.tpush_to_aic %t : !pypto.tile<16x64xf32, vec>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("vector_cores", [1, 2])
+def test_a_split_channel_moves_one_vector_cores_share(vector_cores: int):
+    model = replace(default_costs(), vector_cores=vector_cores)
+    push, pop, unsplit = body_ops(SPLIT)[:3]
+    assert [lanes_of(op, model) for op in (push, pop, unsplit)] == [
+        vector_cores,
+        vector_cores,
+        1,
+    ]
+    channel = model.engines[Engine.AIC_TO_AIV]
+    tile = 16 * 64 * 4
+    assert op_cost(push, model).duration == (
+        channel.latency + tile / vector_cores / channel.bandwidth
+    )
+    assert op_cost(unsplit, model).duration == (
+        model.engines[Engine.AIV_TO_AIC].cost(tile)
+    )
 
 
 def test_ops_with_regions_cost_their_nested_ops_in_sequence():
@@ -377,7 +408,7 @@ def test_units_and_issuing_cores():
 
 
 def figure_paths(table: dict[str, Any]) -> list[str]:
-    paths = ["queue_depth", "sync_latency", "events_per_pair"]
+    paths = ["queue_depth", "sync_latency", "events_per_pair", "vector_cores"]
     paths += [
         f"engines.{e}.{f}" for e in table["engines"] for f in ("latency", "bandwidth")
     ]
@@ -411,6 +442,7 @@ def test_a_table_of_plain_numbers_still_reads():
     model = parse_costs(json.dumps(plain), "old.json")
     assert model.queue_depth == 3
     assert model.events_per_pair == default_costs().events_per_pair
+    assert model.vector_cores == default_costs().vector_cores == 2
     assert model.cores == default_costs().cores
     assert model.sources == {}
 
@@ -435,6 +467,13 @@ def test_a_table_of_plain_numbers_still_reads():
             "engines.MTE2.latency: must be at most 2^53, got 1e+300",
         ),
         (("events_per_pair",), 0, "events_per_pair: must be positive, got 0"),
+        (("vector_cores",), 0, "vector_cores: must be 1 or 2, got 0"),
+        (("vector_cores",), 3, "vector_cores: must be 1 or 2, got 3"),
+        (
+            ("vector_cores",),
+            1.5,
+            "vector_cores: must be a non-negative integer, got 1.5",
+        ),
         (
             ("cores", "AIX"),
             {"engines": [], "spaces": []},

@@ -6,7 +6,9 @@ deadlock, a full FIFO and a FIFO-order bug are caught, never a hang.
 
 from __future__ import annotations
 
+from contextlib import redirect_stderr
 from dataclasses import dataclass
+from io import StringIO
 
 import pytest
 from hypothesis import example, given
@@ -41,6 +43,8 @@ class Pair:
     fifo_depth: int
     carried: bool
     dynamic: bool
+    independent: bool = False
+    """Every message of the cube is computed from its load (no push needs a pop)."""
 
     @property
     def ub(self) -> int:
@@ -62,9 +66,8 @@ class Pair:
         ]
         for trip in range(self.round_trips):
             if trip:
-                body.append(
-                    f"%p{trip} = pypto.tile.add %e{trip - 1}, %e{trip - 1} : {TILE}"
-                )
+                source = "%qa" if self.independent else f"%e{trip - 1}"
+                body.append(f"%p{trip} = pypto.tile.add {source}, {source} : {TILE}")
             body += [
                 f"pypto.tile.tpush_to_aiv %p{trip} : {TILE}",
                 f"%e{trip} = pypto.tile.tpop_from_aiv : {TILE}",
@@ -136,6 +139,7 @@ def pairs() -> st.SearchStrategy[Pair]:
         fifo_depth=st.integers(1, 4),
         carried=st.booleans(),
         dynamic=st.booleans(),
+        independent=st.booleans(),
     ).filter(lambda pair: pair.ub <= 16)
 
 
@@ -158,14 +162,21 @@ def assert_same(before: GroupRun, after: GroupRun) -> None:
     assert before.channels.keys() == after.channels.keys()
 
 
-@given(pairs(), st.integers(0, 2**16), st.booleans())
+@given(pairs(), st.integers(0, 2**16), st.booleans(), st.booleans())
 # Depth 3 asked, FIFOs of 2: the skew must stay within the FIFO's depth.
-@example(Pair(4, 1, 0, 6, 1, 1, 2, False, False), 0, False)
-@example(Pair(4, 1, 0, 6, 1, 1, 2, False, True), 0, True)
-def test_skewed_pairs_match_unskewed(pair: Pair, seed: int, dynamic: bool) -> None:
+@example(Pair(4, 1, 0, 6, 1, 1, 2, False, False), 0, False, False)
+@example(Pair(4, 1, 0, 6, 1, 1, 2, False, True), 0, True, False)
+# Two round trips run ahead together, FIFOs of 4 (depth 2) and of 2 (depth 1).
+@example(Pair(4, 1, 0, 6, 1, 2, 4, True, False, True), 0, False, True)
+@example(Pair(4, 1, 0, 6, 1, 2, 2, False, True, True), 0, True, True)
+def test_skewed_pairs_match_unskewed(
+    pair: Pair, seed: int, dynamic: bool, group: bool
+) -> None:
     before = run(pair, parse_group(pair.text()), seed)
     module = parse_group(pair.text())
-    SkewCrossCorePipelinePass(dynamic=dynamic).apply(pypto_context(), module)
+    SkewCrossCorePipelinePass(dynamic=dynamic, group=group).apply(
+        pypto_context(), module
+    )
     verify_module(module)
     assert not any(isinstance(op, PipelineOp) for op in module.walk())
     assert_same(before, run(pair, module, seed))
@@ -233,3 +244,39 @@ def test_skewing_only_the_lead_message_is_caught(trip: int) -> None:
         assert "deadlock" in str(error)
         return
     assert compare_runs(before.cube, after.cube) != []
+
+
+@pytest.mark.parametrize(("fifo_depth", "depth"), [(4, 2), (2, 1)])
+def test_a_fifo_group_runs_ahead_together(fifo_depth: int, depth: int) -> None:
+    """
+    `group=true`: both pushes of a two-round-trip loop run ahead, each FIFO
+    in its order; D is at most the FIFO depth over the two messages.
+    """
+    pair = Pair(4, 1, 0, 6, 1, 2, fifo_depth, False, False, True)
+    before = run(pair, parse_group(pair.text()), 3)
+    module = parse_group(pair.text())
+    stderr = StringIO()
+    with redirect_stderr(stderr):
+        SkewCrossCorePipelinePass(group=True, explain=True).apply(
+            pypto_context(), module
+        )
+    verify_module(module)
+    assert f"@cube: pypto.pipeline over %i, stages 4: skewed: depth {depth} " in (
+        stderr.getvalue()
+    )
+    assert "2 pushes and 2 pops together" in stderr.getvalue()
+    assert_same(before, run(pair, module, 3))
+
+
+def test_a_push_that_needs_a_pop_keeps_the_group_sequential() -> None:
+    pair = Pair(4, 1, 0, 6, 1, 2, 4, False, False)
+    module = parse_group(pair.text())
+    stderr = StringIO()
+    with redirect_stderr(stderr):
+        SkewCrossCorePipelinePass(group=True, explain=True).apply(
+            pypto_context(), module
+        )
+    assert (
+        "@cube: pypto.pipeline over %i, stages 4: demoted: a push needs %e0, "
+        "popped in the same iteration: the FIFO group cannot run ahead"
+    ) in stderr.getvalue()

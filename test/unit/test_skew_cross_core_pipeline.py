@@ -137,12 +137,12 @@ def loops() -> st.SearchStrategy[CrossCoreLoop]:
     ).filter(lambda loop: loop.ub <= 16)
 
 
-def skew(module: ModuleOp, *, dynamic: bool = False) -> str:
+def skew(module: ModuleOp, *, dynamic: bool = False, group: bool = False) -> str:
     """Apply the pass with `explain` (checked); what it printed."""
     stderr = StringIO()
     with redirect_stderr(stderr):
         apply_checked(
-            SkewCrossCorePipelinePass(dynamic=dynamic, explain=True),
+            SkewCrossCorePipelinePass(dynamic=dynamic, group=group, explain=True),
             pypto_context(),
             module,
         )
@@ -160,23 +160,24 @@ def run(loop: CrossCoreLoop, module: ModuleOp, seed: int) -> KernelRun:
     return run_kernel(module, "k", args, channels={loop.popped_channel: peer})
 
 
-@given(loops(), st.integers(0, 2**16), st.booleans())
+@given(loops(), st.integers(0, 2**16), st.booleans(), st.booleans())
 def test_results_and_fifo_order_kept(
-    loop: CrossCoreLoop, seed: int, dynamic: bool
+    loop: CrossCoreLoop, seed: int, dynamic: bool, group: bool
 ) -> None:
     before = run(loop, parse(loop.text()), seed)
     module = parse(loop.text())
-    explained = skew(module, dynamic=dynamic)
+    explained = skew(module, dynamic=dynamic, group=group)
     assert not any(isinstance(op, PipelineOp) for op in module.walk())
     after = run(loop, module, seed)
     assert compare_runs(before, after) == []
     skewable = (
         loop.stages > 1
         and (dynamic if loop.dynamic else loop.trip >= 2)
-        and loop.round_trips == 1
+        and (loop.round_trips == 1 or group)
         and not loop.consumer
     )
     assert ("skewed" in explained) == skewable, explained
+    assert ("together" in explained) == (skewable and loop.round_trips > 1)
 
 
 @pytest.mark.parametrize(
