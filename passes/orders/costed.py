@@ -22,11 +22,8 @@ from passes.orders.body_model import BodyModel
 from passes.orders.category import ScheduleKey
 from passes.orders.engine import engine_chains, engine_keys, prefetch_distance
 from passes.orders.modelled import Body, Candidate, Choice, choose_order
-from passes.schedule.engines import (
-    CostModel,
-    OpCost,
-    op_cost,
-)
+from passes.schedule.engines import CostModel, OpCost
+from passes.schedule.op_costs import op_cost
 from pypto_dialect.pipeline import PipelinePolicy
 
 

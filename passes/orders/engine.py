@@ -34,13 +34,8 @@ from passes.orders.category import (
     classify,
     effective_membership,
 )
-from passes.schedule.engines import (
-    CostModel,
-    Engine,
-    OpCost,
-    Unit,
-    engine_of,
-)
+from passes.schedule.engines import CostModel, Engine, OpCost, Unit
+from passes.schedule.op_costs import engine_of
 from pypto_dialect.attributes import StagePair
 from pypto_dialect.pipeline import PipelinePolicy
 from pypto_dialect.types import MemorySpace, TileType

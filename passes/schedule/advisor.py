@@ -48,7 +48,8 @@ from passes.schedule.defaults import (
     MAX_STAGES,
     max_stages_problem,
 )
-from passes.schedule.engines import CostModel, Unit, static_trip_count
+from passes.schedule.engines import CostModel, Unit
+from passes.schedule.op_costs import static_trip_count
 from passes.schedule.recurrence import CycleRatio, recurrence_bound
 from passes.schedule.timeline import (
     MAX_SIMULATED_ITERATIONS,

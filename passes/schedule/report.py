@@ -39,10 +39,8 @@ from passes.schedule.advisor import (
     remainder_extent,
 )
 from passes.schedule.defaults import STRATEGIES
-from passes.schedule.engines import (
-    CostModel,
-    static_trip_count,
-)
+from passes.schedule.engines import CostModel
+from passes.schedule.op_costs import static_trip_count
 from passes.schedule.timeline import (
     MIN_ITERATIONS,
     LoopModel,

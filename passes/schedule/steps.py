@@ -14,21 +14,13 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from passes.analysis.dependence import Dependence, DependenceKind
+from passes.analysis.footprint import padded_bytes
 from passes.analysis.graph import DependenceGraph
 from passes.analysis.iterations import Loop, iterations
 from passes.analysis.slots import slot_period
 from passes.analysis.summaries import OpSummaries
-from passes.schedule.engines import (
-    Core,
-    CostModel,
-    Engine,
-    OpCost,
-    Unit,
-    issuing_core,
-    op_cost,
-    padded_bytes,
-    updated_in_place,
-)
+from passes.schedule.engines import Core, CostModel, Engine, OpCost, Unit
+from passes.schedule.op_costs import issuing_core, op_cost, updated_in_place
 from pypto_dialect.allocation import BindOp, filled_binding
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr, StagePair
 from pypto_dialect.tile import RowReductionOp, TPopOp, TPushOp

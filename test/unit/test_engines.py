@@ -19,12 +19,14 @@ from passes.schedule.engines import (
     Unit,
     default_costs,
     default_costs_text,
+    load_costs,
+    parse_costs,
+)
+from passes.schedule.op_costs import (
     engine_of,
     issuing_core,
     lanes_of,
-    load_costs,
     op_cost,
-    parse_costs,
     unit_of,
     work_of,
 )

@@ -26,8 +26,9 @@ from passes.orders import costed as orders
 from passes.orders import modelled as order_modelled
 from passes.orders.body_model import BodyModel
 from passes.orders.engine import prefetch_distance
-from passes.schedule.engines import CostModel, default_costs, op_cost
+from passes.schedule.engines import CostModel, default_costs
 from passes.schedule.modulo import ModuloOp, modulo_schedule, resource_bound
+from passes.schedule.op_costs import op_cost
 from passes.schedule.recurrence import CycleEdge, max_cycle_ratio
 from passes.schedule.report import pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
