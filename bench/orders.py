@@ -58,8 +58,9 @@ from passes.canonicalize_io_order import (
 )
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.orders.body_model import BodyModel
-from passes.schedule.advisor import Figures, StagesAdvisor
+from passes.schedule.advisor import StagesAdvisor
 from passes.schedule.engines import CostModel, default_costs
+from passes.schedule.lowered import Figures
 from passes.schedule.report import LoopReport, pass_pipeline, run_report
 from pypto_dialect.checked import parse_module
 from pypto_dialect.context import pypto_context

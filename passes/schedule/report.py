@@ -26,20 +26,18 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from passes.diagnostics import cost_model
 from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass, slot_declines
-from passes.schedule.advisor import (
-    Advice,
+from passes.schedule.advisor import Advice, describe, loop_name
+from passes.schedule.defaults import STRATEGIES
+from passes.schedule.engines import CostModel
+from passes.schedule.lowered import (
     Figures,
     copy_for_passes,
-    describe,
     find_loop,
     loop_figures,
-    loop_name,
     lowered_figures,
     pipelines,
     remainder_extent,
 )
-from passes.schedule.defaults import STRATEGIES
-from passes.schedule.engines import CostModel
 from passes.schedule.op_costs import static_trip_count
 from passes.schedule.timeline import (
     MIN_ITERATIONS,

@@ -16,7 +16,8 @@ from passes.schedule.engines import Core, CostModel, Engine, Unit
 from pypto_dialect.types import MemorySpace
 
 if TYPE_CHECKING:
-    from passes.schedule.advisor import Advice, Figures
+    from passes.schedule.advisor import Advice
+    from passes.schedule.lowered import Figures
     from passes.schedule.report import LoopReport, StrategyComparison
     from passes.schedule.sensitivity import Sensitivity
 

@@ -17,9 +17,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
-from passes.schedule.advisor import Advice, Figures, StagesAdvisor
+from passes.schedule.advisor import Advice, StagesAdvisor
 from passes.schedule.defaults import MAX_STAGES
 from passes.schedule.engines import CostModel
+from passes.schedule.lowered import Figures
 from passes.schedule.report import LoopReport, compare, lowered_copy
 
 QUEUE_DEPTHS = (2, 4, 8)

@@ -13,8 +13,9 @@ from xdsl.passes import PassPipeline
 
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.schedule.advisor import StagesAdvisor, choose_stages, nest_module, pipelines
+from passes.schedule.advisor import StagesAdvisor, choose_stages
 from passes.schedule.engines import default_costs
+from passes.schedule.lowered import nest_module, pipelines
 from pypto_dialect.checked import parse_module, verify_module
 from pypto_dialect.context import pypto_context
 from pypto_dialect.walks import walk_ops

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from passes.schedule.advisor import DYNAMIC_TRIP
 from passes.schedule.defaults import STRATEGIES
 from passes.schedule.engines import default_costs_text
+from passes.schedule.lowered import DYNAMIC_TRIP
 from pypto_dialect.tools.report import main
 
 ROOT = Path(__file__).parents[2]

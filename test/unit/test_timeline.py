@@ -20,7 +20,6 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 
 from passes.analysis.iterations import Loop
-from passes.schedule.advisor import DYNAMIC_TRIP, Whole
 from passes.schedule.engines import (
     Core,
     CostModel,
@@ -30,6 +29,7 @@ from passes.schedule.engines import (
     default_costs,
     parse_costs,
 )
+from passes.schedule.lowered import DYNAMIC_TRIP, Whole
 from passes.schedule.report import LoopReport, pass_pipeline, run_report
 from passes.schedule.timeline import MAX_TOTAL_ITERATIONS, LoopModel, Timeline
 from pypto_dialect.checked import parse_module

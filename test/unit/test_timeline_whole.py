@@ -25,7 +25,6 @@ from xdsl.dialects.builtin import ModuleOp
 
 from bench.kernels.strategies import GeneratedKernel, kernels
 from passes.schedule import timeline
-from passes.schedule.advisor import loop_figures
 from passes.schedule.engines import (
     CostModel,
     Engine,
@@ -33,6 +32,7 @@ from passes.schedule.engines import (
     default_costs_text,
     parse_costs,
 )
+from passes.schedule.lowered import loop_figures
 from passes.schedule.report import lowered_copy, pass_pipeline
 from passes.schedule.timeline import (
     MAX_SIMULATED_ITERATIONS,
