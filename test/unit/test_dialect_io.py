@@ -210,7 +210,7 @@ def test_benchmark_smoke_covers_every_op_of_the_dialect():
 
 @pytest.mark.slow
 def test_benchmark_command_prints_a_table():
-    output = _run("-m", "bench.dialect_io", "--ops", "2", "--repeat", "1")
+    output = _run("-m", "bench", "dialect-io", "--ops", "2", "--repeat", "1")
     lines = [line for line in output.splitlines() if line.startswith("| `")]
     assert lines[0].startswith("| `arith.addi` | baseline |")
     assert any(line.startswith("| `pypto.tile.load` | op |") for line in lines)
