@@ -72,6 +72,12 @@ class Shadow:
         self.listen(rewriter)
         return rewriter
 
+    def walker(self, pattern: RewritePattern, **options: bool) -> PatternRewriteWalker:
+        """`PatternRewriteWalker(pattern, ...)`, listened to."""
+        walker = PatternRewriteWalker(pattern, **options)
+        self.listen(walker.listener)
+        return walker
+
     def inserted(self, op: Operation) -> None:
         self.told += 1
         self.ops.update({nested: _state(nested) for nested in op.walk()})
@@ -121,7 +127,11 @@ def test_a_listener_sees_every_change(
                 continue  # a case of an error test of the lowering
         shadow = Shadow.of(module)
         with monkeypatch.context() as patch:
-            patch.setattr(home, "PatternRewriter", shadow.rewriter)
+            for name, make in (
+                ("PatternRewriter", shadow.rewriter),
+                ("PatternRewriteWalker", shadow.walker),
+            ):
+                patch.setattr(home, name, make, raising=False)
             try:
                 pass_.apply(ctx, module)
             except DiagnosticException:
