@@ -72,9 +72,21 @@ class Shadow:
         self.listen(rewriter)
         return rewriter
 
-    def walker(self, pattern: RewritePattern, **options: bool) -> PatternRewriteWalker:
+    def walker(
+        self,
+        pattern: RewritePattern,
+        *,
+        apply_recursively: bool = True,
+        walk_regions_first: bool = False,
+        walk_reverse: bool = False,
+    ) -> PatternRewriteWalker:
         """`PatternRewriteWalker(pattern, ...)`, listened to."""
-        walker = PatternRewriteWalker(pattern, **options)
+        walker = PatternRewriteWalker(
+            pattern,
+            walk_regions_first=walk_regions_first,
+            apply_recursively=apply_recursively,
+            walk_reverse=walk_reverse,
+        )
         self.listen(walker.listener)
         return walker
 
