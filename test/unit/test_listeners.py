@@ -147,7 +147,7 @@ def test_a_listener_sees_every_change(
                 ("PatternRewriter", shadow.rewriter),
                 ("PatternRewriteWalker", shadow.walker),
             ):
-                patch.setattr(home, name, make, raising=False)
+                patch.setattr(home, name, make)
             try:
                 pass_.apply(ctx, module)
             except DiagnosticException:
