@@ -25,7 +25,11 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
 from xdsl.utils.exceptions import PassFailedException
 from xdsl.utils.str_enum import StrEnum
 
@@ -80,8 +84,11 @@ ORDER_NAMES: tuple[OrderName, ...] = get_args(OrderName)
 class CanonicalizeIOOrderPattern(RewritePattern):
     """
     Reorder the blocks of an op inside a pipeline loop by priority, within the
-    dependences, with the policy of the innermost enclosing pipeline. Apply
-    it once per op, regions first, so inner blocks are done first.
+    dependences, with the policy of the innermost enclosing pipeline; at an
+    outermost pipeline, once its blocks are done, demote it and every
+    pipeline in it (inner first) to `scf.for`. Apply it once per op, regions
+    first, so inner blocks are done first, on pipelines of one stage
+    (`check_lowered`).
     """
 
     explain: bool = False
@@ -105,6 +112,14 @@ class CanonicalizeIOOrderPattern(RewritePattern):
         for region in op.regions:
             for block in region.blocks:
                 self._reorder(block, pipeline, rewriter)
+        if op is pipeline and not any(
+            isinstance(outer, PipelineOp) for outer in ancestors(op)
+        ):
+            # The nest is done: the blocks around an inner pipeline were
+            # reordered with it still a pipeline.
+            for nested in ops_with_regions(op):
+                if isinstance(nested, PipelineOp):
+                    demote_to_scf_for(nested, rewriter)
 
     def _reorder(
         self, block: Block, pipeline: PipelineOp, rewriter: PatternRewriter
@@ -348,16 +363,19 @@ class CanonicalizeIOOrderPass(ModulePass):
     def _canonicalize(
         self, op: ModuleOp, order: IOOrder, orders: Orders | None
     ) -> None:
-        # One linear walk (not xDSL's walker, whose walk costs the nesting
-        # depth per op): the blocks inner first, as the pattern expects.
-        ops = [nested for top in op.ops for nested in ops_with_regions(top)]
-        pipelines = [nested for nested in ops if isinstance(nested, PipelineOp)]
+        pipelines = [
+            nested
+            for top in op.ops
+            for nested in ops_with_regions(top)
+            if isinstance(nested, PipelineOp)
+        ]
         check_lowered(pipelines)
+        if not pipelines:
+            return  # nothing to reorder or demote: no walk
         pattern = CanonicalizeIOOrderPattern(self.explain, order, orders)
-        for nested in ops:
-            pattern.match_and_rewrite(nested, PatternRewriter(nested))
-        for pipeline in pipelines:
-            demote_to_scf_for(pipeline, PatternRewriter(pipeline))
+        PatternRewriteWalker(
+            pattern, apply_recursively=False, walk_regions_first=True
+        ).rewrite_module(op)
         if pattern.explanations:
             # Named as the module printed now shows them (`printed_names`).
             text = render_explanations(pattern.explanations, printed_names(op))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -23,6 +23,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.pattern_rewriter import (
     PatternRewriter,
+    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -363,16 +364,19 @@ class LowerPipelinePattern(RewritePattern):
     max_copies: int = DEFAULT_MAX_COPIES
     remainder: Remainder = "cascade"
     tagger: MembershipTagger = field(default_factory=MembershipTagger)
+    checked: Mapping[PipelineOp, int] = field(default_factory=dict[PipelineOp, int])
+    """
+    The steps of the loops already checked (`_check_module`, with their
+    nested copies): the pass's; any other loop is checked here, alone.
+    """
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: PipelineOp, rewriter: PatternRewriter) -> None:
         if op.num_stages <= 1:
             return
-        _, step = _check_replication(op, 1, self.max_copies, self.remainder)
-        self.replicate(op, step, rewriter)
-
-    def replicate(self, op: PipelineOp, step: int, rewriter: PatternRewriter) -> None:
-        """Replicate `op`, checked (`_check_replication`), whose step is `step`."""
+        step = self.checked.get(op)
+        if step is None:
+            _, step = _check_replication(op, 1, self.max_copies, self.remainder)
         unroll_by_factor(
             op,
             op.num_stages,
@@ -437,14 +441,21 @@ class LowerPipelineLoopsPass(ModulePass):
                 f"got {self.remainder!r:.40}"
             )
         # Diagnose first, so a failure reports the input IR, not a half-lowered
-        # one. One linear walk (xDSL's walker costs the nesting depth per op:
-        # cubic on a lowered cascade when the pass runs again), inner loops
-        # first. The pattern alone (no GreedyRewritePatternApplier), so no DCE runs.
+        # one. One linear walk, inner loops first.
         pipelines = _check_module(op, self.max_copies, self.remainder)
-        # Each loop was checked with its nested copies: no second check here.
-        pattern = LowerPipelinePattern(remainder=self.remainder)
-        for pipeline, step in pipelines:
-            pattern.replicate(pipeline, step, PatternRewriter(pipeline))
+        if not pipelines:
+            # Nothing to lower: no walk (xDSL's walker costs the nesting depth
+            # per op: cubic on a lowered cascade when the pass runs again).
+            return
+        # Each loop was checked with its nested copies: no second check. Post
+        # order, once per op, as the check walked; the pattern alone (no
+        # GreedyRewritePatternApplier), so no DCE runs.
+        pattern = LowerPipelinePattern(
+            remainder=self.remainder, checked=dict(pipelines)
+        )
+        PatternRewriteWalker(
+            pattern, apply_recursively=False, walk_regions_first=True
+        ).rewrite_module(op)
 
 
 def _choose_stages(

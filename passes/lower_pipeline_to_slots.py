@@ -19,7 +19,12 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, ModuleOp, StringAttr, i64
 from xdsl.ir import Operation, SSAValue, Use
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 from xdsl.rewriter import InsertPoint
 
 from passes.diagnostics import cost_model
@@ -94,6 +99,8 @@ class _FunctionLowering:
     function: func.FuncOp
     budget: SlotBudget
     explain: bool
+    rewriter: PatternRewriter
+    """Every change goes through it, so its listeners see each."""
     explanations: list[_Explanation] = field(default_factory=list[_Explanation])
     """Per loop with stages > 1, when `explain` asks for them."""
 
@@ -104,8 +111,6 @@ class _FunctionLowering:
         """The allocation names taken in the function."""
         self.declared: list[AllocOp] = []
         """The allocations declared for the rotations, in order."""
-        self.rewriter = PatternRewriter(self.function)
-        """Every change goes through it, so its listeners see each."""
 
     def decide(self) -> list[tuple[PipelineOp, Decline | list[LoadOp]]]:
         """
@@ -219,10 +224,35 @@ def slot_declines(
         for function in outer_ops_first(module)
         if isinstance(function, func.FuncOp)
         for loop, decision in _FunctionLowering(
-            function, SlotBudget.of_function(function, capacities), explain=False
+            function,
+            SlotBudget.of_function(function, capacities),
+            explain=False,
+            rewriter=PatternRewriter(function),
         ).decide()
         if isinstance(decision, Decline)
     }
+
+
+@dataclass(frozen=True)
+class LowerPipelineToSlotsPattern(RewritePattern):
+    """
+    Rotate the loads of the pipeline loops of a `func.func` through slots
+    (`LowerPipelineToSlotsPass`); apply it once per function.
+    """
+
+    capacities: Mapping[MemorySpace, int]
+    """The capacities of the cost table, which bound the slots."""
+    explain: bool = False
+    """Record in `explanations` what is done to each pipeline with stages > 1."""
+    explanations: list[_Explanation] = field(default_factory=list[_Explanation])
+    """Per loop, in the order decided; the pass prints them when done."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
+        budget = SlotBudget.of_function(op, self.capacities)
+        lowering = _FunctionLowering(op, budget, self.explain, rewriter)
+        lowering.run()
+        self.explanations.extend(lowering.explanations)
 
 
 @dataclass(frozen=True)
@@ -256,15 +286,11 @@ class LowerPipelineToSlotsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         capacities = cost_model(self.name, self.costs).capacities
+        pattern = LowerPipelineToSlotsPattern(capacities, self.explain)
         with collector_paused():  # see passes.mechanisms.collector
-            functions = [f for f in outer_ops_first(op) if isinstance(f, func.FuncOp)]
-            explanations: list[_Explanation] = []
-            for function in functions:
-                budget = SlotBudget.of_function(function, capacities)
-                lowering = _FunctionLowering(function, budget, self.explain)
-                lowering.run()
-                explanations.extend(lowering.explanations)
-        if explanations:
+            # Outer functions first, as the pattern needs nothing else first.
+            PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+        if explanations := pattern.explanations:
             # Named as the module printed now shows them (`printed_names`).
             names = printed_names(op)
             text = "\n".join(e.render(names) for e in explanations)

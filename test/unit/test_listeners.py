@@ -9,6 +9,7 @@ beside an upstream pattern.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -38,7 +39,10 @@ from passes import (
     LowerPipelineToSlotsPass,
     PipelineReportPass,
 )
+from passes.canonicalize_io_order import CanonicalizeIOOrderPattern, check_lowered
 from passes.lower_pipeline_loops import LowerPipelinePattern
+from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPattern
+from passes.schedule.engines import default_costs
 from pypto_dialect.constants import constant_int
 from pypto_dialect.context import pypto_context
 from pypto_dialect.pipeline import PipelineOp
@@ -71,6 +75,24 @@ class Shadow:
         rewriter = PatternRewriter(op)
         self.listen(rewriter)
         return rewriter
+
+    def walker(
+        self,
+        pattern: RewritePattern,
+        *,
+        apply_recursively: bool = True,
+        walk_regions_first: bool = False,
+        walk_reverse: bool = False,
+    ) -> PatternRewriteWalker:
+        """`PatternRewriteWalker(pattern, ...)`, listened to."""
+        walker = PatternRewriteWalker(
+            pattern,
+            walk_regions_first=walk_regions_first,
+            apply_recursively=apply_recursively,
+            walk_reverse=walk_reverse,
+        )
+        self.listen(walker.listener)
+        return walker
 
     def inserted(self, op: Operation) -> None:
         self.told += 1
@@ -121,7 +143,11 @@ def test_a_listener_sees_every_change(
                 continue  # a case of an error test of the lowering
         shadow = Shadow.of(module)
         with monkeypatch.context() as patch:
-            patch.setattr(home, "PatternRewriter", shadow.rewriter)
+            for name, make in (
+                ("PatternRewriter", shadow.rewriter),
+                ("PatternRewriteWalker", shadow.walker),
+            ):
+                patch.setattr(home, name, make)
             try:
                 pass_.apply(ctx, module)
             except DiagnosticException:
@@ -184,3 +210,64 @@ def test_our_pattern_runs_in_a_user_s_applier_beside_theirs():
     assert not any(_adds_zero(op) for op in ops)
     pipelines = [op for op in ops if isinstance(op, PipelineOp)]
     assert pipelines and all(op.num_stages == 1 for op in pipelines)
+
+
+def _user_walker(
+    pattern: RewritePattern, *, regions_first: bool
+) -> PatternRewriteWalker:
+    """A user's walker: our pattern beside theirs, once per op, no DCE."""
+    applier = GreedyRewritePatternApplier([pattern, _FoldAddZero()], dce_enabled=False)
+    return PatternRewriteWalker(
+        applier, apply_recursively=False, walk_regions_first=regions_first
+    )
+
+
+def _slots(module: ModuleOp) -> None:
+    pattern = LowerPipelineToSlotsPattern(default_costs().capacities)
+    _user_walker(pattern, regions_first=False).rewrite_module(module)
+
+
+def _lower(module: ModuleOp) -> None:
+    _user_walker(LowerPipelinePattern(), regions_first=True).rewrite_module(module)
+
+
+def _canonicalize(module: ModuleOp) -> None:
+    # The module-wide check first, as `docs/embedding.md` tells.
+    check_lowered([op for op in module.walk() if isinstance(op, PipelineOp)])
+    pattern = CanonicalizeIOOrderPattern()
+    _user_walker(pattern, regions_first=True).rewrite_module(module)
+
+
+USER_WALKS: list[tuple[ModulePass, Callable[[ModuleOp], None]]] = [
+    (LowerPipelineToSlotsPass(), _slots),
+    (LowerPipelineLoopsPass(), _lower),
+    (CanonicalizeIOOrderPass(), _canonicalize),
+]
+
+
+@pytest.mark.parametrize(
+    ("pass_", "walk"), USER_WALKS, ids=lambda d: getattr(d, "name", "")
+)
+def test_our_patterns_in_a_user_s_walker_give_the_pass_s_module(
+    pass_: ModulePass, walk: Callable[[ModuleOp], None]
+):
+    ctx = pypto_context(allow_unregistered=True)
+    compared = 0
+    for _, original in PIPELINES:
+        module = original.clone()
+        if isinstance(pass_, CanonicalizeIOOrderPass):
+            try:  # its input: no stages > 1
+                LowerPipelineLoopsPass().apply(ctx, module)
+            except DiagnosticException:
+                continue
+        if any(_adds_zero(op) for op in module.walk()):
+            continue  # the fold would make the modules differ
+        expected = module.clone()
+        try:
+            pass_.apply(ctx, expected)
+        except DiagnosticException:
+            continue  # the pass's module-wide checks decline it
+        walk(module)
+        assert module.is_structurally_equivalent(expected)
+        compared += 1
+    assert compared > 0
