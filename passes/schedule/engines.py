@@ -201,12 +201,12 @@ The smallest non-zero bandwidth: with latencies at most `MAX_FIGURE`, an
 op's time, and a whole loop's over `MAX_TOTAL_ITERATIONS` iterations, stay
 finite floats.
 """
-MAX_QUEUE_DEPTH = 64
+MAX_QUEUE_DEPTH = 32
 """
 The deepest queue a table may give: the simulation keeps the last
 `queue_depth` ops of each unit, so its time grows with it.
 """
-MAX_EVENTS_PER_PAIR = 64
+MAX_EVENTS_PER_PAIR = 32
 """
 The most event ids per pair a table may give (Atlas A2 has 8): the
 simulation looks back over the iterations whose flags hold the last

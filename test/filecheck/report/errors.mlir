@@ -59,5 +59,5 @@ func.func @f(%x: !pypto.tensor<16xf32>) {
 // DIGITS:       {{.*}}digits.json: error: invalid {{JSON}}: a number with too many digits
 // DEEP:         {{.*}}deep.json: error: invalid {{JSON}}: lists or objects nested too deeply
 // BANDWIDTH:    {{.*}}tiny-bandwidth.json: error: engines.MTE2.bandwidth: must be at least 2^-20, got 5e-324
-// QUEUE:        {{.*}}deep-queue.json: error: queue_depth: must be at most 64, got 1000000
-// EVENTS:       {{.*}}.events.json: error: events_per_pair: must be at most 64, got 9007199254740992
+// QUEUE:        {{.*}}deep-queue.json: error: queue_depth: must be at most 32, got 1000000
+// EVENTS:       {{.*}}.events.json: error: events_per_pair: must be at most 32, got 9007199254740992

@@ -25,7 +25,7 @@
 // ZERO:    error: canonicalize-io-order: /dev/zero: cannot read the cost table: larger than 67,108,864 bytes
 // DIGITS:  error: canonicalize-io-order: {{.*}}digits.json: invalid {{JSON}}: a number with too many digits
 // DEEP:    error: lower-pipeline-to-slots: {{.*}}deep.json: invalid {{JSON}}: lists or objects nested too deeply
-// QUEUE:   error: canonicalize-io-order: {{.*}}deep-queue.json: queue_depth: must be at most 64, got 1000000
+// QUEUE:   error: canonicalize-io-order: {{.*}}deep-queue.json: queue_depth: must be at most 32, got 1000000
 // BANDWIDTH: error: canonicalize-io-order: {{.*}}tiny-bandwidth.json: engines.MTE2.bandwidth: must be at least 2^-20, got 5e-324
 func.func @f() {
   func.return
