@@ -40,6 +40,7 @@ simulates until the schedule is periodic and extrapolates the last period
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -210,9 +211,21 @@ class LoopModel:
         return cls._build(loop, ops, edges, model, cost)
 
     def with_model(self, model: CostModel) -> LoopModel:
-        """The same body under another cost table: its ops and dependences kept."""
+        """
+        The same body under another cost table: its ops and dependences
+        kept, and its steps too if the tables differ only in what the
+        simulation reads (the queue depth, sync latency and event ids).
+        """
         if model is self.model:
             return self
+        steps_alike = dataclasses.replace(
+            self.model,
+            queue_depth=model.queue_depth,
+            sync_latency=model.sync_latency,
+            events_per_pair=model.events_per_pair,
+        )
+        if steps_alike == model:
+            return dataclasses.replace(self, model=model)
         return self._build(self.loop, list(self.ops), self.edges, model)
 
     @classmethod

@@ -176,12 +176,19 @@ def test_a_model_under_another_table_is_the_one_prepared_for_it():
     """`with_model` keeps the ops and dependences, and builds the rest anew."""
     module = parse_module(CTX, add_one(4))
     (loop,) = (op for op in walk_ops(module) if isinstance(op, PipelineOp))
-    first, second = unit_costs(), unit_costs(queue_depth=2, sync_latency=1)
-    moved = LoopModel.prepare(loop, first).with_model(second)
-    fresh = LoopModel.prepare(loop, second)
-    assert moved.steps == fresh.steps and moved.edges == fresh.edges
-    assert moved.simulate().time_per_iteration == fresh.simulate().time_per_iteration
-    assert moved.with_model(second) is moved
+    first = unit_costs()
+    slower = {**first.engines, Engine.MTE2: EngineCost(latency=3, bandwidth=64)}
+    for second in (
+        unit_costs(queue_depth=2, sync_latency=1),  # the same steps
+        dataclasses.replace(first, engines=slower),  # steps built anew
+    ):
+        moved = LoopModel.prepare(loop, first).with_model(second)
+        fresh = LoopModel.prepare(loop, second)
+        assert moved.steps == fresh.steps and moved.edges == fresh.edges
+        assert (
+            moved.simulate().time_per_iteration == fresh.simulate().time_per_iteration
+        )
+        assert moved.with_model(second) is moved
 
 
 def test_loads_first_overfills_a_shallow_queue():
