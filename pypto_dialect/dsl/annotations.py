@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
@@ -50,10 +51,25 @@ class OpenTile:
     element_type: Attribute
 
     def with_space(self, space: MemorySpace) -> TileType:
-        return TileType(self.shape, self.element_type, space)
+        return tile_type(self.shape, self.element_type, space)
 
 
 Annotation = Attribute | OpenTile
+
+
+@lru_cache(maxsize=256)
+def tile_type(
+    shape: tuple[int, ...], element_type: Attribute, space: MemorySpace
+) -> TileType:
+    """`TileType(...)`, made once: a program spells a few types many times."""
+    return TileType(shape, element_type, space)
+
+
+@lru_cache(maxsize=256)
+def tensor_type(shape: tuple[int, ...], element_type: Attribute) -> TensorType:
+    """`TensorType(...)`, made once (as `tile_type`)."""
+    return TensorType(shape, element_type)
+
 
 MEMREF = "MemRef"
 
@@ -142,7 +158,7 @@ class AnnotationReader:
             return self.read(node.slice), None
         if kind == "Tensor":
             shape, element_type = self._shaped(node, 2, 2)
-            return TensorType(shape, element_type), None
+            return tensor_type(shape, element_type), None
         if kind == "Tile":
             return self._tile(node)
         if kind == "Scalar":
@@ -245,7 +261,7 @@ class AnnotationReader:
                     f"({self.alias}.Mem.X)",
                 )
             return OpenTile(shape, element_type), None
-        return TileType(shape, element_type, space), memref
+        return tile_type(shape, element_type, space), memref
 
     def _memref(self, item: ast.expr) -> MemRefSpec | None:
         """`pl.MemRef("name", slots=N)[k]` (slots and subscript optional), else None."""

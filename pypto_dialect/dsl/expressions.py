@@ -54,6 +54,7 @@ from pypto_dialect.dsl.tables import (
 )
 from pypto_dialect.numbers import integer_text
 from pypto_dialect.types import MemorySpace, TensorType, TileType
+from pypto_dialect.xdsl_internals import create_op
 
 OpT = TypeVar("OpT", bound=Operation)
 
@@ -152,9 +153,30 @@ class ExpressionBuilder:
     def emit(self, op: OpT, node: ast.AST) -> OpT:
         """Append `op` to the current block, located at `node`."""
         op.location = self.source.location(node)
+        return self.append(op, node)
+
+    def append(self, op: OpT, node: ast.AST) -> OpT:
+        """Append `op`, already located, to the current block: it comes from `node`."""
         self.block.add_op(op)
         self.nodes[op] = node
         return op
+
+    def make(
+        self,
+        cls: type[OpT],
+        node: ast.AST,
+        operands: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        properties: dict[str, Attribute] | None = None,
+    ) -> OpT:
+        """
+        `emit` of `cls.create(...)`, through the door's fast path: what the
+        class's constructor builds from the same values, without
+        re-validating them (the function is verified once built).
+        """
+        location = self.source.location(node)
+        op = create_op(cls, operands, result_types, properties or {}, location)
+        return self.append(op, node)
 
     def arguments(self, node: ast.Call) -> CallArguments:
         return CallArguments.of(self.source, node, dotted(node.func))
@@ -216,9 +238,8 @@ class ExpressionBuilder:
         else:
             what = self.type_name(typ)
             self.fail(node, f"the literal {_shown(value)} cannot be a {what}")
-        return self.emit(
-            arith.ConstantOp(cast(IntegerAttr[Any] | FloatAttr[Any], attr)), node
-        ).result
+        op = self.make(arith.ConstantOp, node, (), (typ,), {"value": attr})
+        return op.result
 
     def name(self, node: ast.Name) -> SSAValue:
         binding = self.scope.lookup(node.id)
@@ -328,7 +349,7 @@ class ExpressionBuilder:
                 node,
                 f"operator '{text}' is not supported on {self.type_name(typ)}{hint}",
             )
-        return self.emit(_build(op_type, operands), node).results[0]
+        return self.make(op_type, node, operands, (typ,)).results[0]
 
     def negate(self, node: ast.UnaryOp) -> SSAValue:
         value = self.value(node.operand)
@@ -366,9 +387,8 @@ class ExpressionBuilder:
         arguments.finish()
         typ, operands = self.scalar_operands(node, arguments.positional, None)
         integer_op, float_op = MIN_MAX[name]
-        op = self.emit(
-            _build(float_op if is_float_type(typ) else integer_op, operands), node
-        )
+        op_type = float_op if is_float_type(typ) else integer_op
+        op = self.make(op_type, node, operands, (typ,))
         apply_membership(op, membership)
         return op.results[0]
 
@@ -468,11 +488,6 @@ class ExpressionBuilder:
 def _shown(value: LiteralValue) -> str:
     """A literal for a message: a huge integer abbreviated (`integer_text`)."""
     return integer_text(value) if type(value) is int else str(value)
-
-
-def _build(op_type: type[Operation], operands: Sequence[SSAValue]) -> Operation:
-    """An `arith` op of the tables from its operands."""
-    return op_type(*operands)  # pyright: ignore[reportCallIssue]
 
 
 _SPECIAL_FLOATS = ("inf", "-inf", "nan")

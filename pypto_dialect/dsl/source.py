@@ -28,12 +28,17 @@ class SourceFile:
     """Lines that precede `text` in the file (for split input)."""
     input: Input = field(init=False)
     _line_starts: list[int] = field(init=False)
+    _file: StringAttr = field(init=False)
+    _numbers: dict[int, IntAttr] = field(init=False)
+    """The lines and columns of the locations made so far, each made once."""
 
     def __post_init__(self) -> None:
         self.input = Input(self.text, self.name)
         starts = [0]
         starts.extend(newline.end() for newline in _NEWLINE.finditer(self.text))
         self._line_starts = starts
+        self._file = StringAttr(self.name)
+        self._numbers = {}
 
     def offset(self, line: int, byte_column: int) -> int:
         """The character offset of `ast`'s (1-based line, UTF-8 byte column)."""
@@ -69,13 +74,20 @@ class SourceFile:
         return Span(start, max(start, min(end, line_end)), self.input, self.line_offset)
 
     def location(self, node: ast.AST) -> FileLineColLoc:
-        """`file:line:col` of `node`, for the ops built from it."""
-        span = self.span(node)
-        line = bisect_right(self._line_starts, span.start)
-        column = span.start - self._line_starts[line - 1] + 1
+        """`file:line:col` of `node` (where its span starts), for the ops built from it."""
+        start = self.offset(getattr(node, "lineno", 1), getattr(node, "col_offset", 0))
+        line = bisect_right(self._line_starts, start)
+        column = start - self._line_starts[line - 1] + 1
         return FileLineColLoc(
-            StringAttr(self.name), IntAttr(line + self.line_offset), IntAttr(column)
+            self._file, self._number(line + self.line_offset), self._number(column)
         )
+
+    def _number(self, value: int) -> IntAttr:
+        """`IntAttr(value)`, made once per file (each op has a location)."""
+        number = self._numbers.get(value)
+        if number is None:
+            number = self._numbers[value] = IntAttr(value)
+        return number
 
     def line(self, node: ast.AST) -> int:
         """The line of `node` in the file, for messages."""
