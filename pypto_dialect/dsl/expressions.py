@@ -12,6 +12,7 @@ import math
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NoReturn, TypeVar, cast
 
 from xdsl.dialects import arith
@@ -220,7 +221,7 @@ class ExpressionBuilder:
                     f"the literal {_shown(value)} does not fit in "
                     f"{self.type_name(typ)} (too large for a float)",
                 )
-            attr = FloatAttr(number, cast(AnyFloat, typ))
+            attr = _float_attr(number, math.copysign(1.0, number), typ)
             if math.isfinite(number) and not math.isfinite(attr.value.data):
                 # The attribute holds the value rounded to its type.
                 self.fail(
@@ -229,12 +230,12 @@ class ExpressionBuilder:
                     f"{self.type_name(typ)} (it rounds to an infinity)",
                 )
         elif typ == i1 and isinstance(value, bool):
-            attr = IntegerAttr(int(value), i1)
+            attr = _integer_attr(int(value), i1)
         elif is_integer_type(typ) and typ != i1 and type(value) is int:
             misfit = literal_misfit(typ, value)
             if misfit is not None:
                 self.fail(node, f"the literal {_shown(value)} {misfit}")
-            attr = IntegerAttr(value, cast(IndexType, typ))
+            attr = _integer_attr(value, typ)
         else:
             what = self.type_name(typ)
             self.fail(node, f"the literal {_shown(value)} cannot be a {what}")
@@ -307,7 +308,7 @@ class ExpressionBuilder:
         return value
 
     def index(self, node: ast.expr) -> SSAValue:
-        return self.scalar(node, IndexType())
+        return self.scalar(node, _INDEX)
 
     def indices(self, node: ast.expr, what: str) -> list[SSAValue]:
         """`[i, j]`: one index per dimension."""
@@ -489,6 +490,25 @@ def _shown(value: LiteralValue) -> str:
     """A literal for a message: a huge integer abbreviated (`integer_text`)."""
     return integer_text(value) if type(value) is int else str(value)
 
+
+@lru_cache(maxsize=1024)
+def _float_attr(number: float, sign: float, typ: Attribute) -> FloatAttr[Any]:
+    """
+    `FloatAttr(number, typ)`, made once per value (`sign` tells 0.0 and -0.0
+    apart): a program repeats its literals.
+    """
+    del sign
+    return FloatAttr(number, cast(AnyFloat, typ))
+
+
+@lru_cache(maxsize=1024)
+def _integer_attr(value: int, typ: Attribute) -> IntegerAttr[Any]:
+    """`IntegerAttr(value, typ)`, made once per value (as `_float_attr`)."""
+    return IntegerAttr(value, cast(IndexType, typ))
+
+
+_INDEX = IndexType()
+"""The type of indices, made once (an index is read per offset of every access)."""
 
 _SPECIAL_FLOATS = ("inf", "-inf", "nan")
 """`float("inf")` and the like: the floats without a literal."""
