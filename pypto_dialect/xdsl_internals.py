@@ -28,11 +28,19 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import version
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, cast
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar, cast
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import LocationAttr
-from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir import (
+    Attribute,
+    Block,
+    Operation,
+    OpResult,
+    ParametrizedAttribute,
+    Region,
+    SSAValue,
+)
 from xdsl.ir.core import OpT, SSAValues, Use
 from xdsl.irdl import AttributeDef, IRDLOperation, OptionalDef, PropertyDef
 from xdsl.pattern_rewriter import PatternRewriter
@@ -369,6 +377,23 @@ def _defaults(
         }
 
     return filled(definition.properties), filled(definition.attributes)
+
+
+_AttrT = TypeVar("_AttrT", bound=ParametrizedAttribute)
+
+
+def new_attribute(cls: type[_AttrT], *parameters: Attribute) -> _AttrT:
+    """
+    `cls(*parameters)` (no `__init__` of its own) for parameters known to fit
+    it, as the frontend's locations: the fast path skips their check.
+    """
+    if not _FAST:
+        return cls(*parameters)
+    new = cls.__new__(cls)
+    fields = cls.get_irdl_definition().parameters
+    for (name, _), parameter in zip(fields, parameters, strict=True):
+        object.__setattr__(new, name, parameter)
+    return new
 
 
 def _detached(

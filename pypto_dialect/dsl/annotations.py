@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from xdsl.ir import Attribute
@@ -132,6 +132,13 @@ class AnnotationReader:
 
     source: SourceFile
     alias: str = MODULE_ALIAS
+    _known: dict[tuple[str, bool], Annotation] = field(
+        default_factory=dict[tuple[str, bool], Annotation], compare=False
+    )
+    """
+    The annotations read so far without a `pl.MemRef`, by their text and
+    whether they were a parameter's: a program repeats a few annotations.
+    """
 
     def read(self, node: ast.expr, *, parameter: bool = False) -> Annotation:
         """The type of an annotation; `parameter` also allows `pl.Out[T]`, `pl.InOut[T]`."""
@@ -150,6 +157,18 @@ class AnnotationReader:
         self, node: ast.expr, *, parameter: bool = False
     ) -> tuple[Annotation, MemRefSpec | None]:
         """`read`, where a tile annotation may also bind the tile to an allocation."""
+        text = self.source.segment(node)
+        known = None if text is None else self._known.get((text, parameter))
+        if known is not None:
+            return known, None
+        annotation, memref = self._read_assigned(node, parameter)
+        if text is not None and memref is None:
+            self._known[text, parameter] = annotation
+        return annotation, memref
+
+    def _read_assigned(
+        self, node: ast.expr, parameter: bool
+    ) -> tuple[Annotation, MemRefSpec | None]:
         if not isinstance(node, ast.Subscript):
             self.source.fail(node, f"unsupported type annotation '{dotted(node)}'")
         path = pl_path(node.value, self.alias)
