@@ -53,6 +53,7 @@ from passes.mechanisms.scheduling import (
     priority_order,
     sorted_order,
 )
+from passes.mechanisms.walker import rewrite
 from passes.orders.category import rotate_acc_stages, schedule_keys
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
@@ -363,19 +364,16 @@ class CanonicalizeIOOrderPass(ModulePass):
     def _canonicalize(
         self, op: ModuleOp, order: IOOrder, orders: Orders | None
     ) -> None:
-        pipelines = [
-            nested
-            for top in op.ops
-            for nested in ops_with_regions(top)
-            if isinstance(nested, PipelineOp)
-        ]
+        nests = [nested for top in op.ops for nested in ops_with_regions(top)]
+        pipelines = [nested for nested in nests if isinstance(nested, PipelineOp)]
         check_lowered(pipelines)
         if not pipelines:
             return  # nothing to reorder or demote: no walk
         pattern = CanonicalizeIOOrderPattern(self.explain, order, orders)
-        PatternRewriteWalker(
+        walker = PatternRewriteWalker(
             pattern, apply_recursively=False, walk_regions_first=True
-        ).rewrite_module(op)
+        )
+        rewrite(walker, op, nests)
         if pattern.explanations:
             # Named as the module printed now shows them (`printed_names`).
             text = render_explanations(pattern.explanations, printed_names(op))

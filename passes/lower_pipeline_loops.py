@@ -42,6 +42,7 @@ from passes.mechanisms.unroll import (
     static_bounds,
     unroll_by_factor,
 )
+from passes.mechanisms.walker import rewrite
 from pypto_dialect.allocation import BindOp
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
 from pypto_dialect.constants import constant_int
@@ -453,9 +454,10 @@ class LowerPipelineLoopsPass(ModulePass):
         pattern = LowerPipelinePattern(
             remainder=self.remainder, checked=dict(pipelines)
         )
-        PatternRewriteWalker(
+        walker = PatternRewriteWalker(
             pattern, apply_recursively=False, walk_regions_first=True
-        ).rewrite_module(op)
+        )
+        rewrite(walker, op, [pipeline for pipeline, _ in pipelines])
 
 
 def _choose_stages(

@@ -31,6 +31,7 @@ from passes.diagnostics import cost_model
 from passes.explain import printed_name, printed_names
 from passes.mechanisms.collector import collector_paused
 from passes.mechanisms.demote import demote_to_scf_for
+from passes.mechanisms.walker import rewrite
 from passes.slots_policy import (
     Decline,
     SlotBudget,
@@ -289,7 +290,9 @@ class LowerPipelineToSlotsPass(ModulePass):
         pattern = LowerPipelineToSlotsPattern(capacities, self.explain)
         with collector_paused():  # see passes.mechanisms.collector
             # Outer functions first, as the pattern needs nothing else first.
-            PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
+            functions = [f for f in outer_ops_first(op) if isinstance(f, func.FuncOp)]
+            walker = PatternRewriteWalker(pattern, apply_recursively=False)
+            rewrite(walker, op, functions)
         if explanations := pattern.explanations:
             # Named as the module printed now shows them (`printed_names`).
             names = printed_names(op)

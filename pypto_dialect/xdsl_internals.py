@@ -5,17 +5,13 @@ private fields of xDSL's IR classes, each beside its public-API twin.
 The fast paths build what xDSL's public API builds, field by field: a copy
 (`Operation.clone`), a new op (`Operation.create`), an insertion
 (`Builder.insert`), a replacement (`PatternRewriter.replace`), a block's
-ops read and reordered (`Block.ops`, `Block.detach_op`/`add_ops`). The
-lowering spends most of its time in these (`Operation.clone` alone goes
-through `Operation.__init__`, re-validating every name hint). They are
-tied to the xDSL versions in `TESTED_XDSL`; `test_xdsl_internals.py`
-compares each with its twin.
+ops read and reordered. The lowering spends most of its time in these.
+`test_xdsl_internals.py` compares each with its twin.
 
-Which set is used is decided once, when this module is imported: the public
-twins when the environment sets `PYPTO_XDSL_PUBLIC=1` or when the installed
-xDSL is not one of `TESTED_XDSL`, the fast paths otherwise.
-`fast_paths_enabled()` says which. An xDSL upgrade so costs speed, never
-correctness. Everything else in the project uses xDSL's public API only.
+Which set is used is decided once, at import: the public twins when the
+environment sets `PYPTO_XDSL_PUBLIC=1` or the installed xDSL is not one of
+`TESTED_XDSL`, the fast paths otherwise (`fast_paths_enabled()`). An xDSL
+upgrade so costs speed, never correctness.
 """
 
 # This module is the one place allowed to use xDSL's private fields.
@@ -28,22 +24,16 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import version
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, cast
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import LocationAttr
-from xdsl.ir import (
-    Attribute,
-    Block,
-    Operation,
-    OpResult,
-    ParametrizedAttribute,
-    Region,
-    SSAValue,
-)
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.core import OpT, SSAValues, Use
-from xdsl.irdl import AttributeDef, IRDLOperation, OptionalDef, PropertyDef
+from xdsl.irdl.constraints import ParametrizedAttributeT as _AttrT
 from xdsl.pattern_rewriter import PatternRewriter
+
+from pypto_dialect.irdl_defaults import irdl_defaults
 
 if TYPE_CHECKING:
     from xdsl.dialects.builtin import ModuleOp
@@ -87,9 +77,8 @@ operands: Callable[[Operation], Sequence[SSAValue]] = attrgetter(
 
 def block_ops(block: Block) -> list[Operation]:
     """
-    The ops of `block`, in order: `list(block.ops)`. The fast path reads
-    xDSL's links directly (the block's iterator costs two Python calls per
-    op, and the passes list the ops of every block they analyse).
+    `list(block.ops)`; the fast path reads xDSL's links directly (the
+    block's iterator costs two Python calls per op).
     """
     if not _FAST:
         return list(block.ops)
@@ -126,10 +115,9 @@ def set_valid_name(value: SSAValue, name: str | None) -> None:
 
 def relink(block: Block, ordered: Sequence[Operation]) -> None:
     """
-    Make `ordered`, a permutation of the ops of `block`, its op list: each
-    op detached and added back in order. The fast path sets xDSL's links
-    directly (detaching and inserting each op walks up to the root to rule
-    out cycles; the ops stay in their block). Nobody is notified.
+    Make `ordered`, a permutation of the ops of `block`, its op list (each
+    op detached and added back); the fast path sets the links directly
+    (an insertion walks up to the root to rule out cycles). Unnotified.
     """
     if not _FAST:
         for op in ordered:
@@ -167,13 +155,10 @@ def _link(
 
 def clone_op(op: Operation, mapper: dict[SSAValue, SSAValue]) -> Operation:
     """
-    A detached copy of `op`, regions included: `op.clone(mapper)`. Operands
-    go through `mapper` (a value it lacks is used as is), and the results
-    and block arguments of the copy are recorded in it. Attributes,
-    properties, locations and name hints are the original's. The fast path
-    sets each field once (`Operation.clone` goes through
-    `Operation.__init__`: operands set empty, then set again; every name
-    hint re-validated; default properties looked up again).
+    A detached copy of `op`, regions included: `op.clone(mapper)` (operands
+    through `mapper`, the copy's results and block arguments recorded in
+    it). The fast path sets each field once (`Operation.clone` goes through
+    `Operation.__init__`, re-validating every name hint).
     """
     if not _FAST:
         return op.clone(mapper)
@@ -217,15 +202,12 @@ def _copy_fields(
 
 class BlockCopier:
     """
-    Copies of a run of ops of one block (`ops`), made many times: each copy
-    what `clone_op` makes of every op in turn with one mapper seeded with
-    values for the block's arguments (`args`). The layout is read once: each
-    operand becomes a position in the copy's list of values (the values from
-    outside the run first, then the arguments, then each op's results), so
-    an op without regions or successors is copied inline in one loop, no
-    value hashed; the others go through `clone_op`. `outputs` are the values
-    whose copies a copy returns (say, what the block yields). The public
-    twin clones each op with `op.clone(mapper)`.
+    Copies of a run of ops of one block (`ops`), made many times: each what
+    `clone_op` makes of every op with one mapper seeded for the block's
+    arguments (`args`), and the copies of `outputs`. The layout is read
+    once (each operand a position in the copy's list of values), so an op
+    without regions or successors is copied inline, no value hashed. The
+    public twin clones each op with `op.clone(mapper)`.
     """
 
     def __init__(
@@ -325,11 +307,10 @@ def create_op(
     regions: Sequence[Region] = (),
 ) -> OpT:
     """
-    What `cls.create(...)` makes from the same arguments, at `location`,
-    built directly: for ops the lowering creates whose operands, properties
-    and detached `regions` are known to fit `cls` (index arithmetic, the main
-    loop). As `create` does, absent properties and attributes that have
-    defaults take them. The public twin is `cls.create`.
+    What `cls.create(...)` (the public twin) makes from the same arguments,
+    built directly, for ops whose operands, properties and detached
+    `regions` are known to fit `cls`; absent properties and attributes with
+    defaults take them, as in `create`.
     """
     if not _FAST:
         return cls.create(
@@ -340,7 +321,7 @@ def create_op(
             location=location,
             regions=regions,
         )
-    default_properties, default_attributes = _defaults(cls)
+    default_properties, default_attributes = irdl_defaults(cls)
     new = _detached(
         cls,
         tuple(operands),
@@ -357,42 +338,13 @@ def create_op(
     return new
 
 
-@cache
-def _defaults(
-    cls: type[Operation],
-) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
-    """
-    The properties and attributes `IRDLOperation.__post_init__` fills in on
-    an op of `cls` that lacks them: the non-optional ones with defaults.
-    """
-    if not issubclass(cls, IRDLOperation):
-        return {}, {}
-    definition = cls.get_irdl_definition()
-
-    def filled(defs: Mapping[str, PropertyDef | AttributeDef]) -> dict[str, Attribute]:
-        return {
-            name: d.default_value
-            for name, d in defs.items()
-            if not isinstance(d, OptionalDef) and d.default_value is not None
-        }
-
-    return filled(definition.properties), filled(definition.attributes)
-
-
-_AttrT = TypeVar("_AttrT", bound=ParametrizedAttribute)
-
-
 def new_attribute(cls: type[_AttrT], *parameters: Attribute) -> _AttrT:
-    """
-    `cls(*parameters)` (no `__init__` of its own) for parameters known to fit
-    it, as the frontend's locations: the fast path skips their check.
-    """
+    """`cls(*parameters)` for parameters known to fit (no check; no own `__init__`)."""
     if not _FAST:
         return cls(*parameters)
-    new = cls.__new__(cls)
-    fields = cls.get_irdl_definition().parameters
-    for (name, _), parameter in zip(fields, parameters, strict=True):
-        object.__setattr__(new, name, parameter)
+    new, fields = cls.__new__(cls), cls.get_irdl_definition().parameters
+    for (name, _), value in zip(fields, parameters, strict=True):
+        object.__setattr__(new, name, value)
     return new
 
 
@@ -413,10 +365,9 @@ def _detached(
 
 def insert_fresh(builder: Builder, ops: Sequence[Operation]) -> None:
     """
-    `builder.insert(ops)` for ops this module just made (detached, so none
-    can hold the block): each linked once, without xDSL's check that the op
-    does not contain the block, which walks up to the root per op. The
-    public twin is `builder.insert(ops)`.
+    `builder.insert(ops)` (the public twin) for ops this module just made:
+    each linked once, without xDSL's check that the op does not contain the
+    block, which walks up to the root per op.
     """
     if not ops:
         return
@@ -435,10 +386,9 @@ def insert_fresh(builder: Builder, ops: Sequence[Operation]) -> None:
 
 def discard(op: Operation) -> None:
     """
-    Take `op`, a detached op without regions whose results nothing uses (a
-    copy made for a check), out of the use lists of its operands: what
-    `op.erase()` changes in the IR, without its other steps (the public
-    twin).
+    Take `op` (detached, no regions, results unused: a copy made for a
+    check) out of its operands' use lists: what `op.erase()`, the public
+    twin, changes in the IR.
     """
     if not _FAST:
         op.erase()
@@ -450,10 +400,9 @@ def discard(op: Operation) -> None:
 
 def _set_operands(op: Operation, operands: tuple[SSAValue, ...]) -> None:
     """
-    Give `op`, which has no operands yet, these operands and their uses.
-    Without operands, `op` keeps the class defaults, xDSL's shared empty
-    `SSAValues` and `()`: one object fewer for the collector to scan (ops
-    without results keep the shared default the same way).
+    Give `op`, which has no operands yet, these operands and their uses
+    (without any, it keeps the shared empty class defaults, as ops without
+    results do: fewer objects for the collector to scan).
     """
     if not operands:
         return
@@ -510,14 +459,11 @@ def replace_by(
     rewriter: PatternRewriter,
 ) -> OpT:
     """
-    Replace `op` (which has no successors) by an op of class `cls` that takes
-    over its operands, result types and name hints, regions, discardable
-    attributes and location, with `properties`: `cls.create(...)` on the
-    same values and moved regions, then `rewriter.replace` (the public
-    twin). The fast path keeps the result objects (no use is rewritten, none
-    made) and tells the rewriter's listeners what `replace` tells them: a
-    fifth of `canonicalize-io-order` on a module of small loops went to
-    creating the `scf.for` and `scf.yield` of the demotion, and replacing.
+    Replace `op` (no successors) by an op of class `cls` that takes over its
+    operands, result types and name hints, regions, discardable attributes
+    and location, with `properties`: `cls.create(...)`, then
+    `rewriter.replace` (the public twin). The fast path keeps the result
+    objects (no use rewritten) and tells the listeners what `replace` tells.
     """
     if not _FAST:
         new = cls.create(
@@ -579,12 +525,10 @@ def new_interpreter(
 ) -> Interpreter:
     """
     `Interpreter(module, index_bitwidth=..., listeners=...)`, the public
-    twin. The fast path's table of implementations attaches an error
-    (`emit_error`: the module printed into its notes, the op marked) to the
-    op that raised it only, not again at every op around it: xDSL's prints
-    the module once per enclosing loop, quadratic in a deep nest and, past
-    Python's recursion limit, a `RecursionError` instead of the error. A
-    module nested too deeply to print is left out of the notes.
+    twin. The fast path attaches an error (`emit_error`) to the op that
+    raised it only: xDSL's prints the module once per enclosing loop,
+    quadratic in a deep nest (past the recursion limit, a `RecursionError`).
+    A module nested too deeply to print is left out of the notes.
     """
     from xdsl.interpreter import Interpreter  # noqa: PLC0415 (the tools start without it)
 
@@ -600,10 +544,9 @@ def new_interpreter(
 
 def call_op(interpreter: Interpreter, op: Operation, inputs: tuple[Any, ...]) -> Any:
     """
-    `interpreter.call_op(op, inputs)`, for an interpreter of
-    `new_interpreter`. With the public twins, an error keeps only its first
-    note (the module printed with the failing op marked), as with the fast
-    path; xDSL added one per enclosing op.
+    `interpreter.call_op(op, inputs)` for an interpreter of
+    `new_interpreter`; with the public twins, an error keeps only its first
+    note, as with the fast path (xDSL adds one per enclosing op).
     """
     try:
         return interpreter.call_op(op, inputs)

@@ -20,7 +20,7 @@ first gets a unique one).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from xdsl.context import Context
@@ -52,6 +52,7 @@ from passes.schedule.lowered import (
     pipelines,
 )
 from passes.schedule.op_costs import static_trip_count
+from passes.schedule.timeline import LoopModel
 from pypto_dialect.checked import verify_module
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.walks import closest, walk_ops
@@ -171,6 +172,13 @@ class StagesAdvisor:
     max_stages: int = MAX_STAGES
     trip: int | None = None
     """The trip count of pipelines with dynamic bounds (for the whole-loop time)."""
+    prepared: dict[Loop, LoopModel] = field(
+        default_factory=dict[Loop, LoopModel], compare=False, repr=False
+    )
+    """
+    The models of the loops simulated so far, shared with the copies that
+    `dataclasses.replace` makes for other cost tables (`sensitivity`).
+    """
 
     def __post_init__(self):
         if (problem := max_stages_problem(self.max_stages)) is not None:
@@ -203,7 +211,9 @@ class StagesAdvisor:
                             stages,
                             None
                             if loop is None
-                            else lowered_figures(original, loop, self.model, trip),
+                            else lowered_figures(
+                                original, loop, self.model, trip, self.prepared
+                            ),
                             note,
                         )
                         for stages, loop, note in candidates

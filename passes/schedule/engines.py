@@ -206,6 +206,12 @@ MAX_QUEUE_DEPTH = 64
 The deepest queue a table may give: the simulation keeps the last
 `queue_depth` ops of each unit, so its time grows with it.
 """
+MAX_EVENTS_PER_PAIR = 64
+"""
+The most event ids per pair a table may give (Atlas A2 has 8): the
+simulation looks back over the iterations whose flags hold the last
+`events_per_pair` ids of each pair, so its time grows with it.
+"""
 
 
 def default_costs_text() -> str:
@@ -323,19 +329,24 @@ def parse_costs(text: str, source: str) -> CostModel:
     )
 
 
+def _count(read: _Reader, value: object, where: str, most: int) -> int:
+    """A whole figure of at most `most`."""
+    count = int(read.figure(value, where, integer=True))
+    if count > most:
+        raise CostTableError(f"{where}: must be at most {most}, got {count}")
+    return count
+
+
 def _queue_depth(read: _Reader, value: object) -> int:
-    depth = int(read.figure(value, "queue_depth", integer=True))
-    if depth > MAX_QUEUE_DEPTH:
-        raise CostTableError(
-            f"queue_depth: must be at most {MAX_QUEUE_DEPTH}, got {depth}"
-        )
-    return depth
+    return _count(read, value, "queue_depth", MAX_QUEUE_DEPTH)
 
 
 def _events(read: _Reader, top: Mapping[str, object]) -> int:
     if "events_per_pair" not in top:
         return default_costs().events_per_pair
-    events = int(read.figure(top["events_per_pair"], "events_per_pair", integer=True))
+    events = _count(
+        read, top["events_per_pair"], "events_per_pair", MAX_EVENTS_PER_PAIR
+    )
     if events == 0:
         raise CostTableError("events_per_pair: must be positive, got 0")
     return events

@@ -262,14 +262,28 @@ def loop_figures(
 
 
 def lowered_figures(
-    pipeline: PipelineOp, lowered: Loop, model: CostModel, trip: int | None
+    pipeline: PipelineOp,
+    lowered: Loop,
+    model: CostModel,
+    trip: int | None,
+    prepared: dict[Loop, LoopModel] | None = None,
 ) -> Figures:
-    """The figures of the loop `pipeline` became, with its remainder copies."""
+    """
+    The figures of the loop `pipeline` became, with its remainder copies;
+    `prepared` keeps each loop's model for the next cost table (its
+    dependences are the IR's, whatever the table).
+    """
     copies = _copies(pipeline, lowered)
     remainder: Sequence[Operation] | Loop = ()
     if trip is not None and trip % copies:
         remainder = remainder_loop(lowered) or remainder_ops(lowered, trip % copies)
-    return loop_figures(LoopModel.prepare(lowered, model), copies, trip, remainder)
+    if prepared is None:
+        loop = LoopModel.prepare(lowered, model)
+    elif (known := prepared.get(lowered)) is None:
+        loop = prepared[lowered] = LoopModel.prepare(lowered, model)
+    else:
+        loop = known.with_model(model)
+    return loop_figures(loop, copies, trip, remainder)
 
 
 def remainder_ops(lowered: Loop, count: int) -> Sequence[Operation]:

@@ -209,6 +209,12 @@ class LoopModel:
         edges = dependence_edges(ops, loop, summaries)
         return cls._build(loop, ops, edges, model, cost)
 
+    def with_model(self, model: CostModel) -> LoopModel:
+        """The same body under another cost table: its ops and dependences kept."""
+        if model is self.model:
+            return self
+        return self._build(self.loop, list(self.ops), self.edges, model)
+
     @classmethod
     def straight(cls, ops: Sequence[Operation], model: CostModel) -> LoopModel:
         """Ops of a block run once (e.g. a loop's remainder), as a body without carried edges."""

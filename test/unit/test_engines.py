@@ -252,6 +252,12 @@ def edited(path: tuple[str, ...], value: object) -> str:
             "engines.VECTOR.bandwidth: must be at least 2^-20, got 1e-300",
         ),
         (("queue_depth",), 65, "queue_depth: must be at most 64, got 65"),
+        (("events_per_pair",), 65, "events_per_pair: must be at most 64, got 65"),
+        (
+            ("events_per_pair",),
+            2**53,
+            "events_per_pair: must be at most 64, got 9007199254740992",
+        ),
         (
             ("queue_depth",),
             2**53,

@@ -97,3 +97,22 @@ def test_the_analyses_import_no_pass_module():
         if name.startswith("passes.analysis")
     }
     assert {name: up for name, up in reaching_up.items() if up} == {}
+
+
+MAX_LINES = 600
+"""No module longer: what a reader holds at once."""
+
+
+def test_no_module_is_over_600_lines():
+    paths = [
+        path
+        for folder in (*PACKAGES, "bench", "test/unit")
+        for path in (ROOT / folder).rglob("*.py")
+    ]
+    assert len(paths) > 100
+    long = {
+        str(path.relative_to(ROOT)): count
+        for path in paths
+        if (count := path.read_bytes().count(b"\n")) > MAX_LINES
+    }
+    assert long == {}

@@ -151,21 +151,52 @@ class Rejected(Exception):
         self.step = step
 
 
+SAMPLE_SECONDS = 0.05
+"""CPU time between two samples of where a step spends its time (`sampled`)."""
+
+
+@contextmanager
+def sampled() -> Generator[Counter[str]]:
+    """
+    Count, every `SAMPLE_SECONDS` of CPU (`SIGPROF`), the innermost frames
+    the block is in: where a slow step spent its time.
+    """
+    samples: Counter[str] = Counter()
+
+    def sample(signum: int, frame: FrameType | None) -> None:
+        frames = traceback.extract_stack(frame, limit=3)
+        samples[" < ".join(f"{f.name} ({f.filename}:{f.lineno})" for f in frames)] += 1
+
+    previous = signal.signal(signal.SIGPROF, sample)
+    signal.setitimer(signal.ITIMER_PROF, SAMPLE_SECONDS, SAMPLE_SECONDS)
+    try:
+        yield samples
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
 def timed(step: str, action: Callable[[], _T]) -> _T:
     """Run `action`, check its time; a diagnostic becomes `Rejected(step)`."""
     start = time.process_time()
-    try:
-        result = action()
-    except DIAGNOSTICS as error:
-        check_time(step, start)
-        raise Rejected(step) from error
-    check_time(step, start)
+    with sampled() as samples:
+        try:
+            result = action()
+        except DIAGNOSTICS as error:
+            check_time(step, start, samples)
+            raise Rejected(step) from error
+    check_time(step, start, samples)
     return result
 
 
-def check_time(step: str, start: float) -> None:
+def check_time(step: str, start: float, samples: Counter[str]) -> None:
     seconds = time.process_time() - start
-    assert seconds < STEP_SECONDS, f"{step} took {seconds:.1f} s of CPU"
+    where = "\n".join(
+        f"{count:5} x {frames}" for frames, count in samples.most_common(8)
+    )
+    assert seconds < STEP_SECONDS, (
+        f"{step} took {seconds:.1f} s of CPU; samples:\n{where}"
+    )
 
 
 class WrongResult(AssertionError):
@@ -399,7 +430,11 @@ def campaign(examples: int, seed_value: int) -> None:
             found = failures.setdefault(failure_kind(error), [])
             found.append((mutant, traceback.format_exc()))
             if len(found) == 1:  # a new kind: shown at once, not only at the end
-                print(f"=== {failure_kind(error)}\n{describe(mutant)}", file=sys.stderr)
+                print(
+                    f"=== {failure_kind(error)}\n{error}\n{describe(mutant)}",
+                    file=sys.stderr,
+                )
+                print(f"exactly: {mutant!r}", file=sys.stderr)
         if outcomes["mutants"] % PROGRESS == 0:
             print(
                 f"{outcomes['mutants']} mutants, {outcomes['failures']} failures, "

@@ -161,9 +161,8 @@ def test_diagnostic_on_an_op_a_pass_created_is_located(
     capsys: pytest.CaptureFixture[str],
 ):
     """
-    Copies and new ops have the location of their source op (issue 10). The
-    first store is copy 0 of the main loop, the parsed store itself (the
-    lowering moves the original body there), so its source line is shown.
+    Copies and new ops have the location of their source op. The first store
+    is copy 0 of the main loop, the parsed store itself, so its line shows.
     """
     code, out, err = run_opt(
         capsys,

@@ -172,6 +172,18 @@ def test_sync_latency_delays_cross_engine_dependences():
     assert timeline.time_per_iteration == 8
 
 
+def test_a_model_under_another_table_is_the_one_prepared_for_it():
+    """`with_model` keeps the ops and dependences, and builds the rest anew."""
+    module = parse_module(CTX, add_one(4))
+    (loop,) = (op for op in walk_ops(module) if isinstance(op, PipelineOp))
+    first, second = unit_costs(), unit_costs(queue_depth=2, sync_latency=1)
+    moved = LoopModel.prepare(loop, first).with_model(second)
+    fresh = LoopModel.prepare(loop, second)
+    assert moved.steps == fresh.steps and moved.edges == fresh.edges
+    assert moved.simulate().time_per_iteration == fresh.simulate().time_per_iteration
+    assert moved.with_model(second) is moved
+
+
 def test_loads_first_overfills_a_shallow_queue():
     # A finding about `canonicalize-io-order` (docs/report.md): with queue
     # depth 2 and 8 stages, all 8 loads come first, the dispatcher stalls

@@ -23,6 +23,8 @@
 // RUN: not pypto-report %s --costs %t.deep.json 2>&1 | filecheck %s --check-prefix=DEEP
 // RUN: not pypto-report %s --costs %S/Inputs/tiny-bandwidth.json 2>&1 | filecheck %s --check-prefix=BANDWIDTH
 // RUN: not pypto-report %s --costs %S/Inputs/deep-queue.json 2>&1 | filecheck %s --check-prefix=QUEUE
+// RUN: python -c "import json; from passes.schedule.engines import default_costs_text as d; t = json.loads(d()); t['events_per_pair'] = 2**53; print(json.dumps(t))" > %t.events.json
+// RUN: not pypto-report %s --costs %t.events.json 2>&1 | filecheck %s --check-prefix=EVENTS
 
 func.func @f(%x: !pypto.tensor<16xf32>) {
   %c0 = arith.constant 0 : index
@@ -46,7 +48,7 @@ func.func @f(%x: !pypto.tensor<16xf32>) {
 // VALUE:        pypto-report: error: --passes: pass 'lower-pipeline-loops': option 'max-copies' takes an integer, got 'many'
 // PY:           [[FILE]]:1:1: error: no @pl.program class: a PyPTO program holds 'import pypto.language as pl' and @pl.program classes
 // EMPTY:        no pypto.pipeline loops
-// FAILED:       [[FILE]]:31:3: error: after --passes 'canonicalize-io-order': 'pypto.pipeline' op pypto.pipeline with stages 2 is not lowered yet
+// FAILED:       [[FILE]]:33:3: error: after --passes 'canonicalize-io-order': 'pypto.pipeline' op pypto.pipeline with stages 2 is not lowered yet
 // FAILED-NEXT:  {{^}}  pypto.pipeline %i = %c0 to %c2 step %c1 stages 2 {
 // SUFFIX:       pypto-report: error: cannot read {{.*}}unit-costs.json: unknown file extension '.json' (known: .mlir, .py, .pypto)
 // NONE:         pypto-report: error: cannot read {{.*}}none.mlir: No such file or directory
@@ -58,3 +60,4 @@ func.func @f(%x: !pypto.tensor<16xf32>) {
 // DEEP:         {{.*}}deep.json: error: invalid {{JSON}}: lists or objects nested too deeply
 // BANDWIDTH:    {{.*}}tiny-bandwidth.json: error: engines.MTE2.bandwidth: must be at least 2^-20, got 5e-324
 // QUEUE:        {{.*}}deep-queue.json: error: queue_depth: must be at most 64, got 1000000
+// EVENTS:       {{.*}}.events.json: error: events_per_pair: must be at most 64, got 9007199254740992
