@@ -3,9 +3,9 @@ The one door to xDSL's internals: the fast paths that read or write the
 private fields of xDSL's IR classes, each beside its public-API twin.
 
 The fast paths build what xDSL's public API builds, field by field: a copy
-(`Operation.clone`), a new op (`Operation.create`), an insertion
-(`Builder.insert`), a replacement (`PatternRewriter.replace`), a block's
-ops read and reordered. The lowering spends most of its time in these.
+(`Operation.clone`), a new op (`Operation.create`) or attribute (its class),
+an insertion (`Builder.insert`), a replacement (`PatternRewriter.replace`),
+a block's ops read and reordered. The lowering spends most of its time here.
 `test_xdsl_internals.py` compares each with its twin.
 
 Which set is used is decided once, at import: the public twins when the
