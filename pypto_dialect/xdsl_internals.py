@@ -3,9 +3,9 @@ The one door to xDSL's internals: the fast paths that read or write the
 private fields of xDSL's IR classes, each beside its public-API twin.
 
 The fast paths build what xDSL's public API builds, field by field: a copy
-(`Operation.clone`), a new op (`Operation.create`), an insertion
-(`Builder.insert`), a replacement (`PatternRewriter.replace`), a block's
-ops read and reordered. The lowering spends most of its time in these.
+(`Operation.clone`), a new op (`Operation.create`) or attribute (its class),
+an insertion (`Builder.insert`), a replacement (`PatternRewriter.replace`),
+a block's ops read and reordered. The lowering spends most of its time here.
 `test_xdsl_internals.py` compares each with its twin.
 
 Which set is used is decided once, at import: the public twins when the
@@ -30,6 +30,7 @@ from xdsl.builder import Builder
 from xdsl.dialects.builtin import LocationAttr
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.core import OpT, SSAValues, Use
+from xdsl.irdl.constraints import ParametrizedAttributeT as _AttrT
 from xdsl.pattern_rewriter import PatternRewriter
 
 from pypto_dialect.irdl_defaults import irdl_defaults
@@ -334,6 +335,16 @@ def create_op(
     new.location = location
     for region in regions:
         new.add_region(region)
+    return new
+
+
+def new_attribute(cls: type[_AttrT], *parameters: Attribute) -> _AttrT:
+    """`cls(*parameters)` for parameters known to fit (no check; no own `__init__`)."""
+    if not _FAST:
+        return cls(*parameters)
+    new, fields = cls.__new__(cls), cls.get_irdl_definition().parameters
+    for (name, _), value in zip(fields, parameters, strict=True):
+        object.__setattr__(new, name, value)
     return new
 
 

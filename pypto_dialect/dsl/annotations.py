@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
@@ -50,10 +51,25 @@ class OpenTile:
     element_type: Attribute
 
     def with_space(self, space: MemorySpace) -> TileType:
-        return TileType(self.shape, self.element_type, space)
+        return tile_type(self.shape, self.element_type, space)
 
 
 Annotation = Attribute | OpenTile
+
+
+@lru_cache(maxsize=256)
+def tile_type(
+    shape: tuple[int, ...], element_type: Attribute, space: MemorySpace
+) -> TileType:
+    """`TileType(...)`, made once: a program spells a few types many times."""
+    return TileType(shape, element_type, space)
+
+
+@lru_cache(maxsize=256)
+def tensor_type(shape: tuple[int, ...], element_type: Attribute) -> TensorType:
+    """`TensorType(...)`, made once (as `tile_type`)."""
+    return TensorType(shape, element_type)
+
 
 MEMREF = "MemRef"
 
@@ -116,6 +132,13 @@ class AnnotationReader:
 
     source: SourceFile
     alias: str = MODULE_ALIAS
+    _known: dict[tuple[str, bool], Annotation] = field(
+        default_factory=dict[tuple[str, bool], Annotation], compare=False
+    )
+    """
+    The annotations read so far without a `pl.MemRef`, by their text and
+    whether they were a parameter's: a program repeats a few annotations.
+    """
 
     def read(self, node: ast.expr, *, parameter: bool = False) -> Annotation:
         """The type of an annotation; `parameter` also allows `pl.Out[T]`, `pl.InOut[T]`."""
@@ -134,6 +157,18 @@ class AnnotationReader:
         self, node: ast.expr, *, parameter: bool = False
     ) -> tuple[Annotation, MemRefSpec | None]:
         """`read`, where a tile annotation may also bind the tile to an allocation."""
+        text = self.source.segment(node)
+        known = None if text is None else self._known.get((text, parameter))
+        if known is not None:
+            return known, None
+        annotation, memref = self._read_assigned(node, parameter)
+        if text is not None and memref is None:
+            self._known[text, parameter] = annotation
+        return annotation, memref
+
+    def _read_assigned(
+        self, node: ast.expr, parameter: bool
+    ) -> tuple[Annotation, MemRefSpec | None]:
         if not isinstance(node, ast.Subscript):
             self.source.fail(node, f"unsupported type annotation '{dotted(node)}'")
         path = pl_path(node.value, self.alias)
@@ -142,7 +177,7 @@ class AnnotationReader:
             return self.read(node.slice), None
         if kind == "Tensor":
             shape, element_type = self._shaped(node, 2, 2)
-            return TensorType(shape, element_type), None
+            return tensor_type(shape, element_type), None
         if kind == "Tile":
             return self._tile(node)
         if kind == "Scalar":
@@ -245,7 +280,7 @@ class AnnotationReader:
                     f"({self.alias}.Mem.X)",
                 )
             return OpenTile(shape, element_type), None
-        return TileType(shape, element_type, space), memref
+        return tile_type(shape, element_type, space), memref
 
     def _memref(self, item: ast.expr) -> MemRefSpec | None:
         """`pl.MemRef("name", slots=N)[k]` (slots and subscript optional), else None."""

@@ -6,10 +6,10 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import cast
 
-from xdsl.dialects.builtin import IntegerType, f32, i32
+from xdsl.dialects.builtin import IntegerType, LocationAttr, f32, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
@@ -19,12 +19,14 @@ from pypto_dialect.dsl.annotations import (
     OpenTile,
     annotation_text,
     fill_space_problem,
+    tile_type,
 )
 from pypto_dialect.dsl.arguments import CallArguments, apply_membership
 from pypto_dialect.dsl.expressions import ExpressionBuilder
 from pypto_dialect.dsl.tables import CAST_MODE, CallKind, TileCall
 from pypto_dialect.tile.rows import verify_scratch
 from pypto_dialect.types import MemorySpace, TileType
+from pypto_dialect.xdsl_internals import create_op
 
 
 def build_tile_call(
@@ -38,9 +40,11 @@ def build_tile_call(
     """
     arguments = b.arguments(node)
     membership = arguments.membership()
-    op = _READERS[call.kind](_Call(b, arguments, call, annotation))
+    location = b.source.location(node)
+    op = _READERS[call.kind](_Call(b, arguments, call, annotation, location))
     arguments.finish()
-    b.emit(op, node)
+    op.location = location  # also for the ops the readers build with their class
+    b.append(op, node)
     apply_membership(op, membership)
     if isinstance(op, tile.StoreOp):
         return op.dst
@@ -56,11 +60,26 @@ class _Call:
         arguments: CallArguments,
         call: TileCall,
         annotation: Annotation | None,
+        location: LocationAttr,
     ):
         self.b = b
         self.arguments = arguments
         self.call = call
         self.annotation = annotation
+        self.location = location
+
+    def create(
+        self,
+        cls: type[Operation],
+        operands: Sequence[SSAValue],
+        result_types: Sequence[Attribute] = (),
+    ) -> Operation:
+        """
+        `cls.create(...)`, through the door's fast path: what the class's
+        constructor builds from the same values, without re-validating them
+        (the function is verified once built).
+        """
+        return create_op(cls, operands, result_types, {}, self.location)
 
     def positional(self, least: int, most: int | None = None) -> list[ast.expr]:
         self.arguments.expect(least, least if most is None else most)
@@ -109,9 +128,8 @@ def _load(c: _Call) -> Operation:
             "the valid shape must equal the shape (partial tiles are not supported)",
         )
     element_type = cast(TileType, src.type).element_type
-    return tile.LoadOp(
-        src, offsets, TileType(shape, element_type, c.space(MemorySpace.VEC))
-    )
+    result = tile_type(shape, element_type, c.space(MemorySpace.VEC))
+    return c.create(tile.LoadOp, [src, *offsets], [result])
 
 
 def _store(c: _Call) -> Operation:
@@ -121,20 +139,22 @@ def _store(c: _Call) -> Operation:
     dst = c.b.tensor(args[2])
     if len(args) == 4 and c.b.reader.shape(args[3], "shape") != typ.get_shape():
         c.b.fail(args[3], "the shape must equal the shape of the stored tile")
-    return tile.StoreOp(value, dst, offsets)
+    return c.create(tile.StoreOp, [value, dst, *offsets])
 
 
 def _read(c: _Call) -> Operation:
     args = c.positional(2)
-    value, _ = c.tile(args[0])
-    return tile.ReadOp(value, c.b.indices(args[1], "indices"))
+    value, typ = c.tile(args[0])
+    indices = c.b.indices(args[1], "indices")
+    return c.create(tile.ReadOp, [value, *indices], [typ.element_type])
 
 
 def _write(c: _Call) -> Operation:
     args = c.positional(3)
     value, typ = c.tile(args[0])
     indices = c.b.indices(args[1], "indices")
-    return tile.WriteOp(c.b.scalar(args[2], typ.element_type), value, indices)
+    scalar = c.b.scalar(args[2], typ.element_type)
+    return c.create(tile.WriteOp, [scalar, value, *indices], [typ])
 
 
 def _extract(c: _Call) -> Operation:
@@ -142,15 +162,15 @@ def _extract(c: _Call) -> Operation:
     value, typ = c.tile(args[0])
     offsets = [c.b.index(args[1]), c.b.index(args[2])]
     shape = c.b.reader.shape(args[3], "shape")
-    result = TileType(shape, typ.element_type, c.space(typ.memory_space))
-    return tile.ExtractOp(value, offsets, result)
+    result = tile_type(shape, typ.element_type, c.space(typ.memory_space))
+    return c.create(tile.ExtractOp, [value, *offsets], [result])
 
 
 def _move(c: _Call) -> Operation:
     (arg,) = c.positional(1)
     value, typ = c.tile(arg)
-    result = TileType(typ.get_shape(), typ.element_type, c.space(typ.memory_space))
-    return tile.MoveOp(value, result)
+    result = tile_type(typ.get_shape(), typ.element_type, c.space(typ.memory_space))
+    return c.create(tile.MoveOp, [value], [result])
 
 
 def _matmul(c: _Call) -> Operation:
@@ -161,12 +181,13 @@ def _matmul(c: _Call) -> Operation:
     default = i32 if isinstance(lhs_type.element_type, IntegerType) else f32
     element_type = default if annotated is None else annotated.element_type
     shape = (lhs_type.get_shape()[0], rhs_type.get_shape()[-1])
-    return tile.MatmulOp(lhs, rhs, TileType(shape, element_type, MemorySpace.ACC))
+    result = tile_type(shape, element_type, MemorySpace.ACC)
+    return c.create(tile.MatmulOp, [lhs, rhs], [result])
 
 
 def _matmul_acc(c: _Call) -> Operation:
     acc, lhs, rhs = (c.b.tile(arg) for arg in c.positional(3))
-    return tile.MatmulAccOp(acc, lhs, rhs)
+    return c.create(tile.MatmulAccOp, [acc, lhs, rhs], [acc.type])
 
 
 def _binary(c: _Call) -> Operation:
@@ -174,11 +195,11 @@ def _binary(c: _Call) -> Operation:
     lhs, typ = c.tile(lhs_node)
     rhs = c.b.operand(rhs_node)
     if isinstance(rhs, SSAValue) and isinstance(rhs.type, TileType):
-        return c.op()(lhs, rhs)
+        return c.create(c.call.op, [lhs, rhs], [typ])
     scalar = c.b.materialize(rhs, typ.element_type)
     _check_scalar(c, rhs_node, scalar, typ.element_type)
     assert c.call.scalar_op is not None
-    return c.call.scalar_op(lhs, scalar)  # pyright: ignore[reportCallIssue]
+    return c.create(c.call.scalar_op, [lhs, scalar], [typ])
 
 
 def _check_scalar(c: _Call, node: ast.expr, value: SSAValue, typ: Attribute) -> None:
@@ -192,12 +213,14 @@ def _check_scalar(c: _Call, node: ast.expr, value: SSAValue, typ: Attribute) -> 
 def _scalar(c: _Call) -> Operation:
     lhs_node, rhs_node = c.positional(2)
     lhs, typ = c.tile(lhs_node)
-    return c.op()(lhs, c.b.scalar(rhs_node, typ.element_type))
+    scalar = c.b.scalar(rhs_node, typ.element_type)
+    return c.create(c.call.op, [lhs, scalar], [typ])
 
 
 def _unary(c: _Call) -> Operation:
     (arg,) = c.positional(1)
-    return c.op()(c.b.tile(arg))
+    value, typ = c.tile(arg)
+    return c.create(c.call.op, [value], [typ])
 
 
 def _cast(c: _Call) -> Operation:
@@ -212,7 +235,8 @@ def _cast(c: _Call) -> Operation:
             mode,
             f"{c.arguments.name}(...): only the default mode={CAST_MODE!r} is supported",
         )
-    return tile.CastOp(value, TileType(typ.get_shape(), element_type, typ.memory_space))
+    result = tile_type(typ.get_shape(), element_type, typ.memory_space)
+    return c.create(tile.CastOp, [value], [result])
 
 
 def _row_reduce(c: _Call) -> Operation:
@@ -220,8 +244,9 @@ def _row_reduce(c: _Call) -> Operation:
     value, typ = c.tile(args[0])
     scratch = _scratch(c, args[1], typ) if len(args) == 2 else None
     rows = typ.get_shape()[0]
-    result = TileType((rows, 1), typ.element_type, typ.memory_space)
-    return c.op()(value, result, scratch)
+    result = tile_type((rows, 1), typ.element_type, typ.memory_space)
+    operands = [value] if scratch is None else [value, scratch]
+    return c.create(c.call.op, operands, [result])
 
 
 def _scratch(c: _Call, node: ast.expr, source: TileType) -> SSAValue | None:
@@ -238,7 +263,7 @@ def _scratch(c: _Call, node: ast.expr, source: TileType) -> SSAValue | None:
 
 def _row_expand(c: _Call) -> Operation:
     source, row_vector = (c.b.tile(arg) for arg in c.positional(2))
-    return c.op()(source, row_vector)
+    return c.create(c.call.op, [source, row_vector], [source.type])
 
 
 def _full(c: _Call) -> Operation:
@@ -249,7 +274,8 @@ def _full(c: _Call) -> Operation:
     annotated = c.annotated_tile()
     if isinstance(annotated, TileType) and annotated.memory_space != MemorySpace.VEC:
         c.b.fail(c.arguments.node, fill_space_problem(annotated.memory_space))
-    return tile.FullOp(value, TileType(shape, element_type, MemorySpace.VEC))
+    result = tile_type(shape, element_type, MemorySpace.VEC)
+    return c.create(tile.FullOp, [value], [result])
 
 
 def _push(c: _Call) -> Operation:

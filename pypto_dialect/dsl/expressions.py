@@ -12,6 +12,7 @@ import math
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NoReturn, TypeVar, cast
 
 from xdsl.dialects import arith
@@ -54,6 +55,7 @@ from pypto_dialect.dsl.tables import (
 )
 from pypto_dialect.numbers import integer_text
 from pypto_dialect.types import MemorySpace, TensorType, TileType
+from pypto_dialect.xdsl_internals import create_op
 
 OpT = TypeVar("OpT", bound=Operation)
 
@@ -152,9 +154,30 @@ class ExpressionBuilder:
     def emit(self, op: OpT, node: ast.AST) -> OpT:
         """Append `op` to the current block, located at `node`."""
         op.location = self.source.location(node)
+        return self.append(op, node)
+
+    def append(self, op: OpT, node: ast.AST) -> OpT:
+        """Append `op`, already located, to the current block: it comes from `node`."""
         self.block.add_op(op)
         self.nodes[op] = node
         return op
+
+    def make(
+        self,
+        cls: type[OpT],
+        node: ast.AST,
+        operands: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        properties: dict[str, Attribute] | None = None,
+    ) -> OpT:
+        """
+        `emit` of `cls.create(...)`, through the door's fast path: what the
+        class's constructor builds from the same values, without
+        re-validating them (the function is verified once built).
+        """
+        location = self.source.location(node)
+        op = create_op(cls, operands, result_types, properties or {}, location)
+        return self.append(op, node)
 
     def arguments(self, node: ast.Call) -> CallArguments:
         return CallArguments.of(self.source, node, dotted(node.func))
@@ -198,7 +221,7 @@ class ExpressionBuilder:
                     f"the literal {_shown(value)} does not fit in "
                     f"{self.type_name(typ)} (too large for a float)",
                 )
-            attr = FloatAttr(number, cast(AnyFloat, typ))
+            attr = _float_attr(number, math.copysign(1.0, number), typ)
             if math.isfinite(number) and not math.isfinite(attr.value.data):
                 # The attribute holds the value rounded to its type.
                 self.fail(
@@ -207,18 +230,17 @@ class ExpressionBuilder:
                     f"{self.type_name(typ)} (it rounds to an infinity)",
                 )
         elif typ == i1 and isinstance(value, bool):
-            attr = IntegerAttr(int(value), i1)
+            attr = _integer_attr(int(value), i1)
         elif is_integer_type(typ) and typ != i1 and type(value) is int:
             misfit = literal_misfit(typ, value)
             if misfit is not None:
                 self.fail(node, f"the literal {_shown(value)} {misfit}")
-            attr = IntegerAttr(value, cast(IndexType, typ))
+            attr = _integer_attr(value, typ)
         else:
             what = self.type_name(typ)
             self.fail(node, f"the literal {_shown(value)} cannot be a {what}")
-        return self.emit(
-            arith.ConstantOp(cast(IntegerAttr[Any] | FloatAttr[Any], attr)), node
-        ).result
+        op = self.make(arith.ConstantOp, node, (), (typ,), {"value": attr})
+        return op.result
 
     def name(self, node: ast.Name) -> SSAValue:
         binding = self.scope.lookup(node.id)
@@ -286,7 +308,7 @@ class ExpressionBuilder:
         return value
 
     def index(self, node: ast.expr) -> SSAValue:
-        return self.scalar(node, IndexType())
+        return self.scalar(node, _INDEX)
 
     def indices(self, node: ast.expr, what: str) -> list[SSAValue]:
         """`[i, j]`: one index per dimension."""
@@ -328,7 +350,7 @@ class ExpressionBuilder:
                 node,
                 f"operator '{text}' is not supported on {self.type_name(typ)}{hint}",
             )
-        return self.emit(_build(op_type, operands), node).results[0]
+        return self.make(op_type, node, operands, (typ,)).results[0]
 
     def negate(self, node: ast.UnaryOp) -> SSAValue:
         value = self.value(node.operand)
@@ -366,9 +388,8 @@ class ExpressionBuilder:
         arguments.finish()
         typ, operands = self.scalar_operands(node, arguments.positional, None)
         integer_op, float_op = MIN_MAX[name]
-        op = self.emit(
-            _build(float_op if is_float_type(typ) else integer_op, operands), node
-        )
+        op_type = float_op if is_float_type(typ) else integer_op
+        op = self.make(op_type, node, operands, (typ,))
         apply_membership(op, membership)
         return op.results[0]
 
@@ -470,10 +491,24 @@ def _shown(value: LiteralValue) -> str:
     return integer_text(value) if type(value) is int else str(value)
 
 
-def _build(op_type: type[Operation], operands: Sequence[SSAValue]) -> Operation:
-    """An `arith` op of the tables from its operands."""
-    return op_type(*operands)  # pyright: ignore[reportCallIssue]
+@lru_cache(maxsize=1024)
+def _float_attr(number: float, sign: float, typ: Attribute) -> FloatAttr[Any]:
+    """
+    `FloatAttr(number, typ)`, made once per value (`sign` tells 0.0 and -0.0
+    apart): a program repeats its literals.
+    """
+    del sign
+    return FloatAttr(number, cast(AnyFloat, typ))
 
+
+@lru_cache(maxsize=1024)
+def _integer_attr(value: int, typ: Attribute) -> IntegerAttr[Any]:
+    """`IntegerAttr(value, typ)`, made once per value (as `_float_attr`)."""
+    return IntegerAttr(value, cast(IndexType, typ))
+
+
+_INDEX = IndexType()
+"""The type of indices, made once (an index is read per offset of every access)."""
 
 _SPECIAL_FLOATS = ("inf", "-inf", "nan")
 """`float("inf")` and the like: the floats without a literal."""

@@ -81,11 +81,12 @@ class _ProgramReader:
 
     def program(self, tree: ast.Module) -> ModuleOp:
         classes: list[ModuleOp] = []
+        names: set[str] = set()
         for statement in tree.body:
             if isinstance(statement, ast.Import | ast.ImportFrom):
                 self._import(statement)
             elif isinstance(statement, ast.ClassDef):
-                classes.append(self._class(statement, classes))
+                classes.append(self._class(statement, names))
             elif not _is_docstring(statement):
                 self.source.fail(
                     statement,
@@ -120,18 +121,19 @@ class _ProgramReader:
                 )
             self.alias = asname
 
-    def _class(self, node: ast.ClassDef, previous: list[ModuleOp]) -> ModuleOp:
+    def _class(self, node: ast.ClassDef, previous: set[str]) -> ModuleOp:
+        """The module of a class; `previous` holds the names of those before it."""
         self._check_decorators(node, "program")
-        if any(
-            m.sym_name is not None and m.sym_name.data == node.name for m in previous
-        ):
+        if node.name in previous:
             self.source.fail(node, f"the program class '{node.name}' is defined twice")
+        previous.add(node.name)
         if node.bases or node.keywords:
             self.source.fail(node, "a PyPTO program class takes no base classes")
         functions: list[func.FuncOp] = []
+        names: set[str] = set()
         for statement in node.body:
             if isinstance(statement, ast.FunctionDef):
-                functions.append(self._function(statement, functions))
+                functions.append(self._function(statement, names))
             elif not (_is_docstring(statement) or isinstance(statement, ast.Pass)):
                 self.source.fail(
                     statement,
@@ -142,12 +144,12 @@ class _ProgramReader:
         self.nodes[module] = node
         return module
 
-    def _function(
-        self, node: ast.FunctionDef, previous: list[func.FuncOp]
-    ) -> func.FuncOp:
+    def _function(self, node: ast.FunctionDef, previous: set[str]) -> func.FuncOp:
+        """The function of a method; `previous` holds the names of those before it."""
         self._check_decorators(node, "function")
-        if any(f.sym_name.data == node.name for f in previous):
+        if node.name in previous:
             self.source.fail(node, f"the method '{node.name}' is defined twice")
+        previous.add(node.name)
         builder = FunctionBuilder(self.source, self.alias)
         op = builder.build(node)
         self.nodes.update(builder.nodes)

@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint
@@ -41,6 +41,7 @@ from pypto_dialect.xdsl_internals import (
     clone_op,
     create_op,
     insert_fresh,
+    new_attribute,
     replace_by,
     selects_fast_paths,
 )
@@ -246,6 +247,23 @@ def test_create_op_makes_what_create_makes(
     module.body.block.add_op(ours)
     theirs.erase()
     check_links(module)
+
+
+@pytest.mark.parametrize(
+    ("cls", "parameters"),
+    [
+        (FileLineColLoc, (StringAttr("k.py"), IntAttr(3), IntAttr(4))),
+        (IndexType, ()),
+    ],
+)
+def test_new_attribute_makes_what_the_class_makes(
+    cls: type[ParametrizedAttribute], parameters: tuple[Attribute, ...]
+):
+    ours, theirs = new_attribute(cls, *parameters), cls(*parameters)
+    assert type(ours) is type(theirs)
+    assert ours == theirs and hash(ours) == hash(theirs)
+    assert ours.parameters == theirs.parameters
+    assert str(ours) == str(theirs)
 
 
 @pytest.mark.parametrize("where", ["start", "middle", "end", "empty"])
