@@ -11,8 +11,9 @@ two messages per FIFO direction (the second independent or answering the
 first pop), static bounds with any trip count from 0 (odd, below 2D, not a
 multiple of D), dynamic bounds, stages 1-8, an accumulator through
 `init_values` (read by the consumer half only, or by the producer half
-too), an address the consumer half reads from the producer half, and a
-producer that loads from the tensor the consumer stores to.
+too, or the popped tile yielded), an address the consumer half reads from
+the producer half, and a producer that loads from the tensor the consumer
+stores to.
 
 Every kernel runs on the interpreter when the peer's tiles wait in the
 channel it pops from (`pops` of them) and `n` is `ub`.
@@ -30,8 +31,11 @@ Role = Literal["producer", "consumer", "idle_pop"]
 Which cross-core op comes first: the push (`producer`), the pop feeding the
 body (`consumer`), or a pop whose tile nothing reads (`idle_pop`).
 """
-Carried = Literal["none", "consumer", "producer"]
-"""No `init_values`; an accumulator the consumer half reads; or one the producer half reads too."""
+Carried = Literal["none", "consumer", "producer", "popped"]
+"""
+No `init_values`; an accumulator the consumer half reads; one the producer
+half reads too; or the first popped tile, yielded as it is.
+"""
 
 TILE = "pl.Tile[[4, 8], pl.FP32]"
 ROWS = 160
@@ -143,10 +147,13 @@ class CrossCoreKernel:
                 f"for i, (acc,) in pl.pipeline({bounds}, init_values=(acc0,), "
                 f"stage={self.stages}):"
             )
-            body += [
-                f"acc2: {TILE} = pl.tile.add(acc, t)",
-                f"r: {TILE} = pl.yield_(acc2)",
-            ]
+            if self.carried == "popped":
+                body.append(f"r: {TILE} = pl.yield_(e0)")
+            else:
+                body += [
+                    f"acc2: {TILE} = pl.tile.add(acc, t)",
+                    f"r: {TILE} = pl.yield_(acc2)",
+                ]
             after.append("pl.tile.store(r, [0, 0], res)")
         tensor = f"pl.Tensor[[{ROWS}, 8], pl.FP32]"
         lines = [
@@ -187,7 +194,7 @@ def cross_core_kernels() -> st.SearchStrategy[CrossCoreKernel]:
         step=st.integers(1, 2),
         round_trips=_one_in(4).map(lambda second: 2 if second else 1),
         answering=st.booleans(),
-        carried=st.sampled_from(("none", "consumer", "producer")),
+        carried=st.sampled_from(("none", "consumer", "producer", "popped")),
         shared_address=st.booleans(),
         dynamic=_one_in(4),
         cube=st.booleans(),

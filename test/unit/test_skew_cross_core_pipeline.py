@@ -79,6 +79,8 @@ def skews(kernel: CrossCoreKernel, dynamic: bool, group: bool) -> bool:
         return False
     if kernel.role == "producer" and (kernel.aliased or kernel.carried == "producer"):
         return False  # the halves share `out`; the producer half reads `acc`
+    if kernel.role == "idle_pop" and kernel.carried == "popped":
+        return False  # the yield reads the popped tile
     if kernel.round_trips == 1:
         return True
     # A FIFO group: the pushes of an idle pop feed the store, an answer needs a pop.
