@@ -158,7 +158,7 @@ def test_every_program_reads() -> None:
             parse_pypto(ctx, expected, f"{name}: Expected").verify()
 
 
-SAMPLE = 200
+SAMPLE = 300
 """Generated programs compared with PyPTO's pass (the same ones every run)."""
 
 _SKEW = """
