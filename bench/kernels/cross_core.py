@@ -12,11 +12,11 @@ first pop), static bounds with any trip count from 0 (odd, below 2D, not a
 multiple of D), dynamic bounds, stages 1-8, an accumulator through
 `init_values` (read by the consumer half only, or by the producer half
 too, or the popped tile yielded), an address the consumer half reads from
-the producer half, and a producer that loads from the tensor the consumer
-stores to.
+the producer half, and loads of what the stores of the iteration before
+wrote.
 
-Every kernel runs on the interpreter when the peer's tiles wait in the
-channel it pops from (`pops` of them) and `n` is `ub`.
+Every kernel runs on the interpreter (`run`: the peer's tiles wait in the
+channel it pops from, `n` is `ub`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
 from hypothesis import strategies as st
+from xdsl.dialects.builtin import ModuleOp
+
+from pypto_dialect.effects import ChannelDirection
+from pypto_dialect.interpreter import KernelRun, find_kernel, random_inputs, run_kernel
 
 Role = Literal["producer", "consumer", "idle_pop"]
 """
@@ -39,7 +44,7 @@ half reads too; or the first popped tile, yielded as it is.
 
 TILE = "pl.Tile[[4, 8], pl.FP32]"
 ROWS = 160
-"""Rows of the tensors: the largest `ub` (3 + 16 * 2) times 4, and a tile."""
+"""Rows of the tensors: the largest `ub` (3 + 16 * 2) times 4, a step and a tile."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,10 @@ class CrossCoreKernel:
     cube: bool
     """Talks to the vector core (`tpush_to_aiv`), else to the cube core."""
     aliased: bool
-    """The loads read `out`, the tensor the stores write."""
+    """
+    The loads read `out`, the tensor the stores write: the store of one
+    iteration writes the rows the loads of the next one read.
+    """
 
     @property
     def ub(self) -> int:
@@ -85,6 +93,18 @@ class CrossCoreKernel:
             and self.round_trips == 1
             and not (self.carried == "producer" and self.role == "producer")
         )
+
+    def run(self, module: ModuleOp, seed: int) -> KernelRun:
+        """`main` of `module` on seeded inputs, the peer's tiles waiting in the channel it pops."""
+        args = random_inputs(find_kernel(module, "main"), seed, {"n": self.ub})
+        rng = np.random.default_rng(seed)
+        peer = [
+            rng.standard_normal((4, 8)).astype(np.float32) for _ in range(self.pops)
+        ]
+        popped = (
+            ChannelDirection.AIV_TO_AIC if self.cube else ChannelDirection.AIC_TO_AIV
+        )
+        return run_kernel(module, "main", args, channels={popped: peer})
 
     def _push(self, value: str) -> str:
         peer = "aiv" if self.cube else "aic"
@@ -132,6 +152,8 @@ class CrossCoreKernel:
         if not self.shared_address:
             body.append("row2: pl.Scalar[pl.INDEX] = i * 4")
             at = "row2"
+        if self.aliased:
+            at = f"{at} + {4 * self.step}"
         body += [
             f"t: {TILE} = pl.tile.add({tiles.format(last)})",
             f"pl.tile.store(t, [{at}, 0], out)",

@@ -12,7 +12,6 @@ from __future__ import annotations
 from contextlib import redirect_stderr
 from io import StringIO
 
-import numpy as np
 import pytest
 from helpers import parse
 from hypothesis import given
@@ -27,13 +26,8 @@ from passes import get_all_passes
 from passes.skew_cross_core_pipeline import SkewCrossCorePipelinePass, skew_depth
 from pypto_dialect.context import pypto_context
 from pypto_dialect.dsl import parse_pypto
-from pypto_dialect.effects import ChannelDirection
 from pypto_dialect.interpreter import (
-    KernelRun,
     compare_runs,
-    find_kernel,
-    random_inputs,
-    run_kernel,
 )
 from pypto_dialect.numbers import INDEX_MAX
 from pypto_dialect.pipeline import PipelineOp
@@ -62,15 +56,6 @@ def parse_kernel(kernel: CrossCoreKernel) -> ModuleOp:
     return parse_pypto(pypto_context(), kernel.text(), "kernel.py")
 
 
-def run(kernel: CrossCoreKernel, module: ModuleOp, seed: int) -> KernelRun:
-    """`main` on seeded inputs, the peer's tiles waiting in the channel it pops."""
-    args = random_inputs(find_kernel(module, "main"), seed, {"n": kernel.ub})
-    rng = np.random.default_rng(seed)
-    peer = [rng.standard_normal((4, 8)).astype(np.float32) for _ in range(kernel.pops)]
-    popped = ChannelDirection.AIV_TO_AIC if kernel.cube else ChannelDirection.AIC_TO_AIV
-    return run_kernel(module, "main", args, channels={popped: peer})
-
-
 def skews(kernel: CrossCoreKernel, dynamic: bool, group: bool) -> bool:
     """Whether our pass skews `kernel` with these options (its page says when)."""
     if kernel.stages == 1 or kernel.role == "consumer":
@@ -91,11 +76,11 @@ def skews(kernel: CrossCoreKernel, dynamic: bool, group: bool) -> bool:
 def test_results_and_fifo_order_kept(
     kernel: CrossCoreKernel, seed: int, dynamic: bool, group: bool
 ) -> None:
-    before = run(kernel, parse_kernel(kernel), seed)
+    before = kernel.run(parse_kernel(kernel), seed)
     module = parse_kernel(kernel)
     explained = skew(module, dynamic=dynamic, group=group)
     assert not any(isinstance(op, PipelineOp) for op in module.walk())
-    after = run(kernel, module, seed)
+    after = kernel.run(module, seed)
     assert compare_runs(before, after) == []
     skewed = skews(kernel, dynamic, group)
     assert ("skewed" in explained) == skewed, explained
