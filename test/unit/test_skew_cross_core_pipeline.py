@@ -58,18 +58,13 @@ def parse_kernel(kernel: CrossCoreKernel) -> ModuleOp:
 
 def skews(kernel: CrossCoreKernel, dynamic: bool, group: bool) -> bool:
     """Whether our pass skews `kernel` with these options (its page says when)."""
-    if kernel.stages == 1 or kernel.role == "consumer":
-        return False
+    if kernel.stages == 1 or kernel.role != "producer":
+        return False  # a pop first: the peer produces
     if not (dynamic if kernel.dynamic else kernel.trip >= 2):
         return False
-    if kernel.role == "producer" and (kernel.aliased or kernel.carried == "producer"):
+    if kernel.aliased or kernel.carried == "producer":
         return False  # the halves share `out`; the producer half reads `acc`
-    if kernel.role == "idle_pop" and kernel.carried == "popped":
-        return False  # the yield reads the popped tile
-    if kernel.round_trips == 1:
-        return True
-    # A FIFO group: the pushes of an idle pop feed the store, an answer needs a pop.
-    return group and kernel.role == "producer" and not kernel.answering
+    return kernel.round_trips == 1 or (group and not kernel.answering)
 
 
 @given(cross_core_kernels(), st.integers(0, 2**16), st.booleans(), st.booleans())
