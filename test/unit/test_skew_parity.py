@@ -182,6 +182,10 @@ KNOWN: dict[str, tuple[Callable[[CrossCoreKernel], bool], str]] = {
         lambda k: k.aliased and k.role == "producer" and k.pypto_skews,
         "ours demoted, PyPTO skewed: results changed",
     ),
+    "a pop first feeds nothing": (
+        lambda k: k.role == "idle_pop" and k.pypto_skews,
+        "ours demoted, PyPTO skewed: results kept",
+    ),
 }
 """
 The differences we know of, by name: which programs show them, and how
