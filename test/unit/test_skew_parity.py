@@ -183,8 +183,12 @@ KNOWN: dict[str, tuple[Callable[[CrossCoreKernel], bool], str]] = {
         "ours demoted, PyPTO skewed: results changed",
     ),
     "a pop first feeds nothing": (
-        lambda k: k.role == "idle_pop" and k.pypto_skews,
+        lambda k: k.role == "idle_pop" and k.pypto_skews and k.carried != "popped",
         "ours demoted, PyPTO skewed: results kept",
+    ),
+    "a pop first feeds only the yield": (
+        lambda k: k.role == "idle_pop" and k.pypto_skews and k.carried == "popped",
+        "PyPTO's output does not read back",
     ),
 }
 """
