@@ -141,6 +141,13 @@ class SkewCrossCorePattern(RewritePattern):
                 f"{len(pushes)} push(es) and {len(pops)} pop(s): skewing one message "
                 "of several would reorder the in-order FIFO (group=true skews them all)",
             )
+        if isinstance(lead, TPopOp):
+            return self._demote(
+                op,
+                rewriter,
+                "the pop comes first: the peer produces, and this loop running "
+                "ahead of it waits on tiles the peer sends after ours (a deadlock)",
+            )
         produce, consume = halves
         problem = _group_problem(body, produce, self.names) if grouped else None
         problem = problem or _shared_memory(produce, consume, self.names)

@@ -45,6 +45,8 @@ class Pair:
     dynamic: bool
     independent: bool = False
     """Every message of the cube is computed from its load (no push needs a pop)."""
+    idle_pops: bool = False
+    """The vector's pushes are computed from its loads alone (its pops feed nothing)."""
 
     @property
     def ub(self) -> int:
@@ -109,7 +111,7 @@ func.func @cube(%q: {TENSOR}, %out: {TENSOR}, %acc0: {TILE}, %n: index) -> {TILE
             body += [
                 f"%s{trip} = pypto.tile.tpop_from_aic : {TILE}",
                 f"%w{trip} = pypto.tile.load %w[%row, %c0] : {TENSOR} -> {TILE}",
-                f"%c{trip}v = pypto.tile.sub %s{trip}, %w{trip} : {TILE}",
+                f"%c{trip}v = pypto.tile.sub {'%w' if self.idle_pops else '%s'}{trip}, %w{trip} : {TILE}",
                 f"pypto.tile.tpush_to_aic %c{trip}v : {TILE}",
             ]
         inner = "\n".join(f"    {line}" for line in body)
@@ -140,6 +142,7 @@ def pairs() -> st.SearchStrategy[Pair]:
         carried=st.booleans(),
         dynamic=st.booleans(),
         independent=st.booleans(),
+        idle_pops=st.booleans(),
     ).filter(lambda pair: pair.ub <= 16)
 
 
@@ -169,6 +172,8 @@ def assert_same(before: GroupRun, after: GroupRun) -> None:
 # Two round trips run ahead together, FIFOs of 4 (depth 2) and of 2 (depth 1).
 @example(Pair(4, 1, 0, 6, 1, 2, 4, True, False, True), 0, False, True)
 @example(Pair(4, 1, 0, 6, 1, 2, 2, False, True, True), 0, True, True)
+# A sequential cube waits for each answer: the vector's pops cannot run ahead.
+@example(Pair(1, 2, 0, 4, 1, 1, 2, False, False, idle_pops=True), 0, False, False)
 def test_skewed_pairs_match_unskewed(
     pair: Pair, seed: int, dynamic: bool, group: bool
 ) -> None:

@@ -18,22 +18,17 @@ them.
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
-from pypto_dsl_helpers import CTX, export
+from pypto_dsl_helpers import CTX, export, run_pypto, sample
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from bench.kernels.strategies import GeneratedKernel, kernels
+from bench.kernels.strategies import kernels
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.lower_pipeline_to_slots import LowerPipelineToSlotsPass
@@ -62,15 +57,8 @@ POLICY = re.compile(r", (overlap_stores|double_buffer_acc)=(?:True|False)")
 """Our policy keywords of `pl.pipeline`, which PyPTO does not have."""
 
 _CHILD = """
-import json, sys
-try:
-    import pypto.language as pl
-except Exception as error:  # any failure to import: nothing to check
-    print(json.dumps({"unavailable": f"{type(error).__name__}: {error}"}))
-    sys.exit(0)
 rejected = {}
-paths = json.loads(sys.argv[1])
-for path in paths:
+for path in payload:
     try:
         pl.parse(open(path).read(), path)
     except Exception as error:
@@ -79,32 +67,12 @@ for path in paths:
             chain.append(f"{type(error).__name__}: {error}")
             error = error.__cause__ or error.__context__
         rejected[path] = chain
-print(json.dumps({"parsed": len(paths) - len(rejected), "rejected": rejected}))
+print(json.dumps({"parsed": len(payload) - len(rejected), "rejected": rejected}))
 """
 """
 PyPTO's side: `pl.parse` on each file; what it rejects, with the chain of
 errors (the last is where it failed).
 """
-
-
-def _sample(strategy: st.SearchStrategy[GeneratedKernel]) -> list[GeneratedKernel]:
-    """`SAMPLE` kernels of `strategy`, derandomized: the same every run."""
-    found: list[GeneratedKernel] = []
-
-    @settings(
-        max_examples=SAMPLE,
-        derandomize=True,
-        database=None,
-        deadline=None,
-        phases=[Phase.generate],
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    )
-    @given(strategy)
-    def collect(kernel: GeneratedKernel) -> None:
-        found.append(kernel)
-
-    collect()
-    return found
 
 
 def _programs() -> list[tuple[str, ModuleOp]]:
@@ -117,9 +85,10 @@ def _programs() -> list[tuple[str, ModuleOp]]:
         (f"pypto/{path.name}", parse_pypto(CTX, path.read_text(), str(path)))
         for path in sorted((EXAMPLES / "pypto").glob("*.py"))
     ]
-    plain = _sample(kernels(pypto_form=True))
-    rotated = _sample(
-        kernels(max_stages=4, rotatable=True, bindings=True, pypto_form=True)
+    plain = sample(kernels(pypto_form=True), SAMPLE)
+    rotated = sample(
+        kernels(max_stages=4, rotatable=True, bindings=True, pypto_form=True),
+        SAMPLE,
     )
     found += [
         (f"kernel {k}", parse_module(CTX, kernel.text))
@@ -157,14 +126,6 @@ def test_only_the_acc_fill_is_refused() -> None:
     assert any("pl.MemRef(" in text for text in printed.values())
 
 
-def _pypto_python() -> Path:
-    """The interpreter of `PYPTO_PYTHON`, or a skip saying why there is none."""
-    named = os.environ.get("PYPTO_PYTHON")
-    if not named:
-        pytest.skip("PYPTO_PYTHON is not set (an interpreter that can import pypto)")
-    return Path(named)
-
-
 def _with_policy_removed(printed: dict[str, str]) -> dict[str, str]:
     """`printed`, and each print with policy keywords once more without them."""
     found = dict(printed)
@@ -176,21 +137,11 @@ def _with_policy_removed(printed: dict[str, str]) -> dict[str, str]:
 
 def test_pypto_parses_every_print(tmp_path: Path) -> None:
     """Every print parses but for our policy keywords, and does without them."""
-    python = _pypto_python()
     printed = _with_policy_removed(prints()[0])
     files = {name: tmp_path / f"{k}.py" for k, name in enumerate(printed)}
     for name, path in files.items():
         path.write_text(printed[name])
-    done = subprocess.run(
-        [str(python), "-c", _CHILD, json.dumps([str(p) for p in files.values()])],
-        check=False,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    answer = json.loads(done.stdout.strip().splitlines()[-1])
-    if "unavailable" in answer:
-        pytest.skip(f"{python} cannot import pypto ({answer['unavailable']})")
+    answer = run_pypto(_CHILD, [str(p) for p in files.values()])
     names = {str(path): name for name, path in files.items()}
     rejected = {names[path]: chain[-1] for path, chain in answer["rejected"].items()}
     expected: dict[str, str] = {}

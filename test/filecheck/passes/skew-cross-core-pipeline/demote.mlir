@@ -32,6 +32,29 @@ func.func @consumer(%out: !pypto.tensor<64x64xf32>) {
 
 // -----
 
+// A pop first whose tile nothing reads (ours: PyPTO skews it, its pops run
+// ahead of its pushes, and a peer that waits for each answer deadlocks).
+func.func @idle_pop(%x: !pypto.tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  pypto.pipeline %i = %c0 to %c4 step %c1 stages 2 {
+    %s = pypto.tile.tpop_from_aic : !pypto.tile<16x64xf32, vec>
+    %w = pypto.tile.load %x[%i, %c0] : !pypto.tensor<64x64xf32> -> !pypto.tile<16x64xf32, vec>
+    pypto.tile.tpush_to_aic %w : !pypto.tile<16x64xf32, vec>
+  }
+  func.return
+}
+// EXPLAIN: skew-cross-core-pipeline: @idle_pop: pypto.pipeline over %i, stages 2: demoted: the pop comes first: the peer produces, and this loop running ahead of it waits on tiles the peer sends after ours (a deadlock)
+// CHECK-LABEL: func.func @idle_pop(
+// CHECK:         scf.for %i = %c0 to %c4 step %c1 {
+// CHECK-NEXT:      %s = pypto.tile.tpop_from_aic
+// CHECK-NEXT:      %w = pypto.tile.load %x[%i, %c0]
+// CHECK-NEXT:      pypto.tile.tpush_to_aic %w
+// CHECK-NEXT:    }
+
+// -----
+
 // Two round trips: skewing the first message only would reorder the FIFO.
 func.func @multi_round_trip(%q: !pypto.tensor<64x64xf32>, %out: !pypto.tensor<64x64xf32>) {
   %c0 = arith.constant 0 : index
