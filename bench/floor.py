@@ -32,7 +32,7 @@ from xdsl.transforms.scf_for_loop_unroll import ScfForLoopUnrollPass
 from bench import command_line
 from bench.cases import FAMILIES, MAX_COPIES, Case, Scale, parse
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
-from passes.mechanisms.collector import collector_paused
+from pypto_dialect.collector import collector_paused
 from pypto_dialect.context import pypto_context
 from pypto_dialect.walks import walk_ops
 

@@ -44,7 +44,6 @@ from passes.explain import (
     printed_names,
     render_explanations,
 )
-from passes.mechanisms.collector import collector_paused
 from passes.mechanisms.demote import demote_to_scf_for
 from passes.mechanisms.scheduling import (
     follows_chains,
@@ -55,6 +54,7 @@ from passes.mechanisms.scheduling import (
 )
 from passes.mechanisms.walker import rewrite
 from passes.orders.category import rotate_acc_stages, schedule_keys
+from pypto_dialect.collector import collector_paused
 from pypto_dialect.pipeline import PipelineOp, PipelinePolicy
 from pypto_dialect.walks import ancestors, closest, ops_with_regions
 
@@ -358,7 +358,7 @@ class CanonicalizeIOOrderPass(ModulePass):
             from passes.orders.costed import Orders  # noqa: PLC0415
 
             orders = Orders.with_costs(self.costs, self.explain, self.search_budget)
-        with collector_paused():  # see passes.mechanisms.collector
+        with collector_paused():  # see pypto_dialect.collector
             self._canonicalize(op, order, orders)
 
     def _canonicalize(

@@ -31,7 +31,6 @@ from xdsl.traits import IsolatedFromAbove
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from passes.diagnostics import fail
-from passes.mechanisms.collector import collector_paused
 from passes.mechanisms.unroll import (
     REMAINDERS,
     Copies,
@@ -45,6 +44,7 @@ from passes.mechanisms.unroll import (
 from passes.mechanisms.walker import rewrite
 from pypto_dialect.allocation import BindOp
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
+from pypto_dialect.collector import collector_paused
 from pypto_dialect.constants import constant_int
 from pypto_dialect.effects import TensorWindowAccess
 from pypto_dialect.numbers import INDEX_MAX, index_misfit, integer_text
@@ -428,7 +428,7 @@ class LowerPipelineLoopsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.auto_stages:
             _choose_stages(ctx, op, self)
-        with collector_paused():  # see passes.mechanisms.collector
+        with collector_paused():  # see pypto_dialect.collector
             self._lower(op)
 
     def _lower(self, op: ModuleOp) -> None:

@@ -29,7 +29,6 @@ from xdsl.rewriter import InsertPoint
 
 from passes.diagnostics import cost_model
 from passes.explain import printed_name, printed_names
-from passes.mechanisms.collector import collector_paused
 from passes.mechanisms.demote import demote_to_scf_for
 from passes.mechanisms.walker import rewrite
 from passes.slots_policy import (
@@ -40,6 +39,7 @@ from passes.slots_policy import (
     slot_candidates,
 )
 from pypto_dialect.allocation import AllocOp, BindOp
+from pypto_dialect.collector import collector_paused
 from pypto_dialect.pipeline import PipelineOp
 from pypto_dialect.tile import LoadOp
 from pypto_dialect.types import AllocType, MemorySpace, MemorySpaceAttr, TileType
@@ -288,7 +288,7 @@ class LowerPipelineToSlotsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         capacities = cost_model(self.name, self.costs).capacities
         pattern = LowerPipelineToSlotsPattern(capacities, self.explain)
-        with collector_paused():  # see passes.mechanisms.collector
+        with collector_paused():  # see pypto_dialect.collector
             # Outer functions first, as the pattern needs nothing else first.
             functions = [f for f in outer_ops_first(op) if isinstance(f, func.FuncOp)]
             walker = PatternRewriteWalker(pattern, apply_recursively=False)

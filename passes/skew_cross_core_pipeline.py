@@ -31,10 +31,10 @@ from passes.analysis.frontier import is_noalias
 from passes.analysis.summaries import AccessKind, MemoryAccess, OpSummaries
 from passes.diagnostics import fail
 from passes.explain import printed_name, printed_names
-from passes.mechanisms.collector import collector_paused
 from passes.mechanisms.demote import demote_to_scf_for
 from passes.mechanisms.skew import Skew, skew_loop
 from pypto_dialect.attributes import MEMBERSHIP_ATTR_NAME, MembershipAttr
+from pypto_dialect.collector import collector_paused
 from pypto_dialect.constants import constant_int
 from pypto_dialect.cores import declared_fifo_depths
 from pypto_dialect.effects import CrossCoreChannel
@@ -495,7 +495,7 @@ class SkewCrossCorePipelinePass(ModulePass):
         # Named as the input shows them: a skewed loop's values are gone after.
         names = printed_names(op) if self.explain else {}
         seen: list[_Seen] | None = [] if self.explain else None
-        with collector_paused():  # see passes.mechanisms.collector
+        with collector_paused():  # see pypto_dialect.collector
             for loop in op.walk():
                 if isinstance(loop, PipelineOp) and _is_cross_core(loop):
                     _check(loop)
