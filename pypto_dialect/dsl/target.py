@@ -17,6 +17,7 @@ from typing import IO
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
+from pypto_dialect.collector import collector_paused
 from pypto_dialect.dsl.errors import fail
 from pypto_dialect.dsl.function_printer import INDENT, FunctionPrinter
 from pypto_dialect.dsl.naming import Names
@@ -33,6 +34,11 @@ DEFAULT_CLASS = "Program"
 
 def print_pypto(module: ModuleOp, stream: IO[str]) -> None:
     """Print `module` as a PyPTO program: one class per module (nested or this one)."""
+    with collector_paused():  # as the passes do: it makes objects per op, frees none
+        _print_pypto(module, stream)
+
+
+def _print_pypto(module: ModuleOp, stream: IO[str]) -> None:
     names = Names()
     chunks: list[str] = []
     for class_module, functions in _classes(module):

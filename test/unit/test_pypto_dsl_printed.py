@@ -7,6 +7,8 @@ the scratch tile of the row reductions both ways.
 
 from __future__ import annotations
 
+import gc
+import io
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from pypto_dialect import tile
 from pypto_dialect.checked import parse_module
-from pypto_dialect.dsl import parse_pypto
+from pypto_dialect.dsl import parse_pypto, print_pypto
 from pypto_dialect.interpreter import (
     compare_runs,
     find_kernel,
@@ -225,3 +227,25 @@ def test_export_of_the_row_softmax_twin_is_a_fixed_point() -> None:
     _, text = round_trip(python.read_text())
     assert text.count("pl.tile.create(") == 2
     assert export(parse_pypto(CTX, text)) == text
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_target_pauses_the_collector_and_restores_it(enabled: bool):
+    """As the passes: no full collection in the middle of a large print."""
+    text = (Path(__file__).parents[2] / "examples" / "add_one.mlir").read_text()
+    module = parse_module(CTX, text)
+    seen: list[bool] = []
+
+    class Stream(io.StringIO):
+        def write(self, text: str) -> int:
+            seen.append(gc.isenabled())
+            return super().write(text)
+
+    was_enabled = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        print_pypto(module, Stream())
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was_enabled else gc.disable)()
+    assert seen and not any(seen)
