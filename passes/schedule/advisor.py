@@ -38,6 +38,7 @@ from passes.analysis.iterations import Loop
 from passes.schedule.defaults import (
     MAX_ADVISED_OPS,
     MAX_ADVISED_STAGES,
+    MAX_AUTO_STAGES_OPS,
     MAX_STAGES,
     max_stages_problem,
 )
@@ -55,7 +56,7 @@ from passes.schedule.op_costs import static_trip_count
 from passes.schedule.timeline import LoopModel
 from pypto_dialect.checked import verify_module
 from pypto_dialect.pipeline import PipelineOp
-from pypto_dialect.walks import closest, walk_ops
+from pypto_dialect.walks import ancestors, closest, walk_ops
 
 WITHIN_BOUND = 0.05
 """The advisor's tolerance: a candidate is good within 5% of its bound."""
@@ -296,6 +297,20 @@ def loop_name(function: str, location: str, induction_var: str | None) -> str:
     return f"{where}pypto.pipeline {place}"
 
 
+def _copied_ops(pipeline: PipelineOp, tried: int) -> int:
+    """
+    About how many ops the advisor copies for `pipeline`: its nest per
+    candidate, for at most `tried` candidates and while `MAX_ADVISED_OPS`
+    lasts.
+    """
+    root = pipeline
+    for outer in ancestors(pipeline):
+        if isinstance(outer, PipelineOp):
+            root = outer
+    nest = sum(1 for _ in walk_ops(root))
+    return nest * min(tried, 1 + MAX_ADVISED_OPS // nest)
+
+
 @dataclass(frozen=True)
 class _Written:
     """A pipeline as written, as the advisor is asked about it."""
@@ -318,6 +333,7 @@ def choose_stages(
     pipeline whose stages changed, with why.
     """
     remarks: list[str] = []
+    budget = MAX_AUTO_STAGES_OPS
     for index, pipeline in enumerate(pipelines(module)):
         written = pipeline.num_stages
         if written <= 1:
@@ -326,6 +342,15 @@ def choose_stages(
         name = loop_name(function, location, pipeline.induction_var.name_hint)
         loop = _Written(index, function, location, written, name)
         tried = min(written, MAX_ADVISED_STAGES)
+        copied = _copied_ops(pipeline, tried)
+        if copied > budget:
+            remarks.append(
+                f"lower-pipeline-loops: remark: {name}: stages {written} kept: "
+                f"the advisor's copies would pass auto-stages' budget of "
+                f"{MAX_AUTO_STAGES_OPS:,} ops in a module"
+            )
+            continue
+        budget -= copied
         advisor = StagesAdvisor(ctx, model, passes, max_stages=tried)
         (advice,) = advisor.advise(module, [loop])
         best = advice.suggestion

@@ -28,6 +28,15 @@ took 11 to 21 s of CPU; with it, 0.4 to 1.3 s.
 """
 
 
+MAX_AUTO_STAGES_OPS = 50_000
+"""
+The most ops `auto-stages` lets the advisor copy in one module: each
+candidate of a pipeline copies the nest around it, so a deep nest costs
+its depth times its size (a nest of 200 pipelines took over 20 s of CPU).
+Past it, the later pipelines keep their written stages (a remark says so).
+"""
+
+
 def max_stages_problem(max_stages: int) -> str | None:
     """Why the advisor cannot try up to `max_stages`, if it cannot."""
     if 1 <= max_stages <= MAX_ADVISED_STAGES:

@@ -13,6 +13,7 @@ from xdsl.passes import PassPipeline
 
 from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
+from passes.schedule import advisor
 from passes.schedule.advisor import StagesAdvisor, choose_stages
 from passes.schedule.engines import default_costs
 from passes.schedule.lowered import nest_module, pipelines
@@ -95,3 +96,38 @@ def test_each_candidate_lowers_only_its_nest(
     verify_module(module)
     # Whatever the number of siblings, a candidate's copy is one nest.
     assert sizes and max(sizes) < 20
+
+
+def nested(depth: int) -> str:
+    """`depth` pipelines of stages 2, each in the one before, a load and store in each."""
+    lines = [
+        "func.func @f(%x: !pypto.tensor<4096xf32>) {",
+        "  %c0 = arith.constant 0 : index",
+        "  %c1 = arith.constant 1 : index",
+        "  %c2 = arith.constant 2 : index",
+    ]
+    for k in range(depth):
+        lines += [
+            f"  pypto.pipeline %i{k} = %c0 to %c2 step %c1 stages 2 {{",
+            f"    %t{k} = pypto.tile.load %x[%i{k}] : !pypto.tensor<4096xf32> -> !pypto.tile<64xf32, vec>",
+            f"    pypto.tile.store %t{k}, %x[%i{k}] : !pypto.tile<64xf32, vec>, !pypto.tensor<4096xf32>",
+        ]
+    lines += ["  }"] * depth + ["  func.return", "}"]
+    return "\n".join(lines)
+
+
+def test_auto_stages_copies_within_one_budget_per_module(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """Each candidate copies the whole nest: past the module's budget, stages are kept."""
+    ctx = pypto_context()
+    module = parse_module(ctx, nested(6))
+    nest = sum(1 for _ in walk_ops(pipelines(module)[0]))
+    # Two candidates (stages 1 and 2) per pipeline, each a copy of the nest:
+    # room for three pipelines.
+    monkeypatch.setattr(advisor, "MAX_AUTO_STAGES_OPS", 3 * 2 * nest + 1)
+    passes = PassPipeline((LowerPipelineLoopsPass(), CanonicalizeIOOrderPass()))
+    remarks = choose_stages(ctx, module, passes, default_costs())
+    kept = [remark for remark in remarks if "stages 2 kept" in remark]
+    assert len(kept) == 3
+    verify_module(module)
