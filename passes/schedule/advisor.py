@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from xdsl.context import Context
 from xdsl.dialects import func
@@ -31,11 +31,13 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     i64,
 )
+from xdsl.ir import Operation
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import DiagnosticException
 
 from passes.analysis.iterations import Loop
 from passes.schedule.defaults import (
+    MAX_ADVISED_DEPTH,
     MAX_ADVISED_OPS,
     MAX_ADVISED_STAGES,
     MAX_AUTO_STAGES_OPS,
@@ -229,9 +231,16 @@ class StagesAdvisor:
         """Per pipeline of `reports`, the loop each candidate `stages` becomes."""
         found = pipelines(module)
         lowered: list[list[Lowered]] = []
+        budget = MAX_AUTO_STAGES_OPS
         for report in reports:
             trip = static_trip_count(found[report.index])
             largest = self.max_stages if trip is None else min(self.max_stages, trip)
+            copied = _nest_problem(found[report.index], largest, budget)
+            if isinstance(copied, str):
+                note = f"not tried: {copied}"
+                lowered.append([(s, None, note) for s in range(1, max(1, largest) + 1)])
+                continue
+            budget -= copied
             nest, index = nest_module(found[report.index])
             candidates: list[Lowered] = []
             spent = 0
@@ -297,18 +306,31 @@ def loop_name(function: str, location: str, induction_var: str | None) -> str:
     return f"{where}pypto.pipeline {place}"
 
 
-def _copied_ops(pipeline: PipelineOp, tried: int) -> int:
+def _nest_problem(pipeline: PipelineOp, tried: int, budget: int) -> str | int:
     """
-    About how many ops the advisor copies for `pipeline`: its nest per
-    candidate, for at most `tried` candidates and while `MAX_ADVISED_OPS`
-    lasts.
+    Why the advisor does not try `pipeline`'s `tried` candidates (each a
+    copy of the nest around it, as long as `MAX_ADVISED_OPS` lasts) with
+    `budget` ops left to copy, or else about how many ops it copies.
     """
     root = pipeline
     for outer in ancestors(pipeline):
         if isinstance(outer, PipelineOp):
             root = outer
-    nest = sum(1 for _ in walk_ops(root))
-    return nest * min(tried, 1 + MAX_ADVISED_OPS // nest)
+    ops = list(walk_ops(root))
+    levels: dict[Operation, int] = {root: 1}  # pipelines around and at an op
+    for op in ops[1:]:  # each after the op around it
+        around = levels[cast(Operation, op.parent_op())]
+        levels[op] = around + isinstance(op, PipelineOp)
+    depth = max(levels.values())
+    if depth > MAX_ADVISED_DEPTH:
+        return f"a nest of {depth} pipelines, past the advisor's {MAX_ADVISED_DEPTH}"
+    copied = len(ops) * min(tried, 1 + MAX_ADVISED_OPS // len(ops))
+    if copied > budget:
+        return (
+            f"the copies would pass the advisor's budget of "
+            f"{MAX_AUTO_STAGES_OPS:,} ops in a module"
+        )
+    return copied
 
 
 @dataclass(frozen=True)
@@ -342,12 +364,10 @@ def choose_stages(
         name = loop_name(function, location, pipeline.induction_var.name_hint)
         loop = _Written(index, function, location, written, name)
         tried = min(written, MAX_ADVISED_STAGES)
-        copied = _copied_ops(pipeline, tried)
-        if copied > budget:
+        copied = _nest_problem(pipeline, tried, budget)
+        if isinstance(copied, str):
             remarks.append(
-                f"lower-pipeline-loops: remark: {name}: stages {written} kept: "
-                f"the advisor's copies would pass auto-stages' budget of "
-                f"{MAX_AUTO_STAGES_OPS:,} ops in a module"
+                f"lower-pipeline-loops: remark: {name}: stages {written} kept: {copied}"
             )
             continue
         budget -= copied

@@ -28,12 +28,19 @@ took 11 to 21 s of CPU; with it, 0.4 to 1.3 s.
 """
 
 
+MAX_ADVISED_DEPTH = 16
+"""
+The deepest nest of pipelines the advisor tries: lowering a nest copies
+each level's body, quadratic in its depth (a candidate of a nest of 200
+took 2 s of CPU).
+"""
 MAX_AUTO_STAGES_OPS = 50_000
 """
-The most ops `auto-stages` lets the advisor copy in one module: each
-candidate of a pipeline copies the nest around it, so a deep nest costs
-its depth times its size (a nest of 200 pipelines took over 20 s of CPU).
-Past it, the later pipelines keep their written stages (a remark says so).
+The most ops the advisor copies in one module (`auto-stages`,
+`pypto-report --suggest-stages`): each candidate of a pipeline copies the
+nest around it, so a deep nest costs its depth times its size (a nest of
+200 pipelines took over 20 s of CPU). Past it, the later pipelines are not
+advised (`auto-stages` keeps their written stages); a note says so.
 """
 
 

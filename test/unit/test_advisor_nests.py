@@ -15,6 +15,7 @@ from passes.canonicalize_io_order import CanonicalizeIOOrderPass
 from passes.lower_pipeline_loops import LowerPipelineLoopsPass
 from passes.schedule import advisor
 from passes.schedule.advisor import StagesAdvisor, choose_stages
+from passes.schedule.defaults import MAX_ADVISED_DEPTH
 from passes.schedule.engines import default_costs
 from passes.schedule.lowered import nest_module, pipelines
 from pypto_dialect.checked import parse_module, verify_module
@@ -131,3 +132,14 @@ def test_auto_stages_copies_within_one_budget_per_module(
     kept = [remark for remark in remarks if "stages 2 kept" in remark]
     assert len(kept) == 3
     verify_module(module)
+
+
+def test_auto_stages_leaves_a_nest_past_the_advisor_s_depth_alone():
+    """Lowering a nest copies each level's body: quadratic in its depth."""
+    ctx = pypto_context()
+    module = parse_module(ctx, nested(MAX_ADVISED_DEPTH + 1))
+    passes = PassPipeline((LowerPipelineLoopsPass(), CanonicalizeIOOrderPass()))
+    remarks = choose_stages(ctx, module, passes, default_costs())
+    assert len(remarks) == MAX_ADVISED_DEPTH + 1
+    assert all("past the advisor's 16" in remark for remark in remarks)
+    assert all(p.num_stages == 2 for p in pipelines(module))
