@@ -341,8 +341,8 @@ class CanonicalizeIOOrderPass(ModulePass):
     search_budget: int = SEARCH_BUDGET
     """
     `modelled` simulates at most this many body ops per block (over its
-    candidates and local search; the input and `category` always): lower
-    is faster, higher may find faster orders.
+    candidates and local search; the input and `category` always), and four
+    times this per run: lower is faster, higher may find faster orders.
     """
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

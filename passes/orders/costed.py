@@ -41,6 +41,12 @@ class Orders:
     explain: bool
     budget: int
     """Body ops simulated at most per block by `modelled` (`search-budget`)."""
+    left: int = field(init=False)
+    """
+    Body ops the run may still simulate, over all its blocks: at first
+    `MODULE_BLOCKS` blocks' budgets, so that the run's time does not grow
+    with the number of blocks (copies, remainders) beyond that.
+    """
     costs: dict[Operation, OpCost] = field(default_factory=dict[Operation, OpCost])
     """The cost of each op costed (of a nest, each op once)."""
     signatures: dict[Hashable, OpCost] = field(default_factory=dict[Hashable, OpCost])
@@ -49,6 +55,9 @@ class Orders:
     """The ops nested in each op with regions, itself included."""
     shapes: Shapes = field(default_factory=Shapes)
     choices: dict[Shape, Choice] = field(default_factory=dict[Shape, Choice])
+
+    def __post_init__(self) -> None:
+        self.left = self.budget * order_modelled.MODULE_BLOCKS
 
     def op_cost(self, op: Operation) -> OpCost:
         """`op_cost` on the model, memoized (the nested ops' costs too)."""
@@ -138,7 +147,15 @@ class Orders:
             lambda: BodyModel.prepare(loop, self.model, self.op_cost, summaries),
             graph,
         )
-        choice = choose_order(body, self.explain, self.budget)
+        budget, name = self.budget, ""
+        if self.left < budget:
+            budget = self.left
+            name = (
+                f"the run's search budget of {self.budget * order_modelled.MODULE_BLOCKS}"
+                " simulated ops"
+            )
+        choice = choose_order(body, self.explain, budget, name)
+        self.left = max(0, self.left - choice.simulated)
         if shape is not None and not choice.note:
             self.choices[shape] = choice
         return choice

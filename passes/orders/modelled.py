@@ -28,7 +28,8 @@ The search is bounded: a block of more than `SEARCH_LIMIT` ops (with the
 ops nested in them: preparing its model copies them all) is not searched
 (it keeps `category`), and at most `budget` body ops (the pass's
 `search-budget`) are simulated per block (the ops times the candidates and the local search's
-orders, the input and `category` always), the later ones skipped.
+orders, the input and `category` always), the later ones skipped; a run of
+the pass at most `MODULE_BLOCKS` blocks' budgets in all (`Orders.left`).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ MOVES = (1, 2, 4, 8, 16, 32)
 """How far the local search moves an op, in places, up and down."""
 LOCAL_STARTS = 3
 """The fastest candidates the local search starts from, one after the other."""
+MODULE_BLOCKS = 4
+"""A run simulates at most this many blocks' budgets in all (`Orders.left`)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,8 @@ class Choice:
     """Why the block was not searched, if it was not."""
     stop: str = ""
     """Why the later candidates were not tried, if they were not."""
+    simulated: int = 0
+    """The body ops simulated: the ops times the orders simulated."""
 
     def explain(self) -> list[str]:
         """`explain` lines: the choice, then each candidate with its time."""
@@ -159,6 +164,8 @@ class _Search:
     explain: bool
     budget: int
     """Body ops simulated at most (the pass's `search-budget`)."""
+    spent_text: str
+    """The budget named in the explanation of a stop."""
     trials: list[Trial] = field(default_factory=list[Trial])
     seen: dict[tuple[int, ...], str] = field(default_factory=dict[tuple[int, ...], str])
     chosen: Candidate | None = None
@@ -205,6 +212,11 @@ class _Search:
         """Whether the budget is spent: no more orders may be simulated (two at least)."""
         return len(self.seen) >= max(2, self.budget // max(1, len(self.body.ops)))
 
+    def choice(self, chosen: Candidate, stop: str) -> Choice:
+        """The choice of `chosen`, with the trials so far and the ops simulated."""
+        simulated = len(self.seen) * len(self.body.ops)
+        return Choice(chosen, tuple(self.trials), stop=stop, simulated=simulated)
+
     @property
     def at_bound(self) -> bool:
         """Whether the kept order runs at the body's bound: no order is faster."""
@@ -226,8 +238,14 @@ class Body:
     graph: Callable[[], DependenceGraph]
 
 
-def choose_order(body: Body, explain: bool, budget: int) -> Choice:
-    """Simulate the candidates of `body` within `budget` simulated ops; keep the fastest."""
+def choose_order(
+    body: Body, explain: bool, budget: int, budget_name: str = ""
+) -> Choice:
+    """
+    Simulate the candidates of `body` within `budget` simulated ops; keep
+    the fastest. `budget_name` names the budget in `explain` (by default,
+    the search budget of `budget` simulated ops).
+    """
     size, category = body.size, body.category
     if body.total > SEARCH_LIMIT:
         nested = "" if body.total == size else " with the nested ones"
@@ -237,18 +255,16 @@ def choose_order(body: Body, explain: bool, budget: int) -> Choice:
         )
         return Choice(category, (), note)
     model = body.model()
-    search = _Search(model, explain, budget)
+    spent_text = budget_name or f"the search budget of {budget} simulated ops"
+    search = _Search(model, explain, budget, spent_text)
     for candidate in candidates(model, body.graph, body.policy, category):
         if search.spent:
-            stop = (
-                f"the later ones not tried: the search budget of {budget} "
-                "simulated ops is spent"
-            )
-            return Choice(_kept(search), tuple(search.trials), stop=stop)
+            stop = f"the later ones not tried: {spent_text} is spent"
+            return search.choice(_kept(search), stop)
         search.try_candidate(candidate)
         if search.at_bound:
             stop = f"the later ones not tried: {candidate.name} runs at the bound"
-            return Choice(candidate, tuple(search.trials), stop=stop)
+            return search.choice(candidate, stop)
     return _local_search(search, body.graph())
 
 
@@ -280,12 +296,11 @@ def _local_search(search: _Search, graph: DependenceGraph) -> Choice:
             note = f"{tried} orders tried, none faster"
             search.trials.append(Trial(local, None, note))
     stop = (
-        f"the local search stopped: the search budget of {search.budget} "
-        "simulated ops is spent"
+        f"the local search stopped: {search.spent_text} is spent"
         if search.spent and not search.at_bound
         else ""
     )
-    return Choice(_kept(search), tuple(search.trials), stop=stop)
+    return search.choice(_kept(search), stop)
 
 
 def improve(

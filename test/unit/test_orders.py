@@ -343,12 +343,33 @@ def test_the_search_stops_at_its_budget(
     assert hidden not in lines
 
 
+def test_a_run_spends_at_most_its_blocks_budgets(monkeypatch: pytest.MonkeyPatch):
+    # One block's budget for the run: the first block (19 ops) spends 57 of
+    # its 60 simulated ops, the second (another shape) only has the input
+    # and `category`, which are always simulated. Without the run's budget,
+    # a module of many blocks (copies, remainders) searches each in full.
+    monkeypatch.setattr(BodyModel, "bound", 0.0)
+    monkeypatch.setattr(order_modelled, "MODULE_BLOCKS", 1)
+    three = add_one(3).replace("@add_one", "@add_three")
+    _, lines = explained(add_one(4) + three, 60)
+    first, second = lines.split("@add_three")
+    assert "(the later ones not tried: the search budget of 60 simulated" in first
+    assert "    engine D=0: " in first
+    assert (
+        "(the later ones not tried: the run's search budget of 60 simulated ops "
+        "is spent)"
+    ) in second
+    assert "engine D=0" not in second
+
+
 def test_a_loop_of_a_searched_shape_takes_its_choice(monkeypatch: pytest.MonkeyPatch):
     searched: list[int] = []
 
-    def counted(body: order_modelled.Body, explain: bool, budget: int):
+    def counted(
+        body: order_modelled.Body, explain: bool, budget: int, budget_name: str
+    ):
         searched.append(body.size)
-        return order_modelled.choose_order(body, explain, budget)
+        return order_modelled.choose_order(body, explain, budget, budget_name)
 
     monkeypatch.setattr(orders, "choose_order", counted)
     # A body whose input is not at the bound: searched, the local search's
@@ -411,7 +432,9 @@ def test_a_searched_order_that_breaks_a_dependence_is_an_internal_error(
 ):
     # The orders simulate their candidates unchecked; the pass checks the one
     # kept before it moves an op.
-    def reversed_order(body: order_modelled.Body, explain: bool, budget: int):
+    def reversed_order(
+        body: order_modelled.Body, explain: bool, budget: int, budget_name: str
+    ):
         backwards = tuple(reversed(body.category.order))
         return order_modelled.Choice(
             order_modelled.Candidate("reversed", backwards, ()), ()
@@ -462,7 +485,7 @@ def test_no_order_overflows_a_space_the_input_fits_in(
             (0, 2): _Simulated(8.0, frozenset()),
         }
     )
-    search = order_modelled._Search(body, explain=True, budget=SEARCH_BUDGET)  # pyright: ignore[reportPrivateUsage, reportArgumentType]
+    search = order_modelled._Search(body, True, SEARCH_BUDGET, "the budget")  # pyright: ignore[reportPrivateUsage, reportArgumentType]
     names = {(0, 1): "input", (1, 0): "over", (0, 2): "fits"}
     times = [
         search.try_candidate(order_modelled.Candidate(name, order, ()))
