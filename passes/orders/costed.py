@@ -57,7 +57,12 @@ class Orders:
     choices: dict[Shape, Choice] = field(default_factory=dict[Shape, Choice])
 
     def __post_init__(self) -> None:
-        self.left = self.budget * order_modelled.MODULE_BLOCKS
+        self.left = self.run_budget
+
+    @property
+    def run_budget(self) -> int:
+        """Body ops the run simulates at most, over all its blocks."""
+        return self.budget * order_modelled.MODULE_BLOCKS
 
     def op_cost(self, op: Operation) -> OpCost:
         """`op_cost` on the model, memoized (the nested ops' costs too)."""
@@ -150,10 +155,7 @@ class Orders:
         budget, name = self.budget, ""
         if self.left < budget:
             budget = self.left
-            name = (
-                f"the run's search budget of {self.budget * order_modelled.MODULE_BLOCKS}"
-                " simulated ops"
-            )
+            name = f"the run's search budget of {self.run_budget} simulated ops"
         choice = choose_order(body, self.explain, budget, name)
         self.left = max(0, self.left - choice.simulated)
         if shape is not None and not choice.note:
